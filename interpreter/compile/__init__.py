@@ -1,0 +1,1 @@
+"""Compiling: resolve names, compile expressions, and build the program a Game runs."""

@@ -1,0 +1,970 @@
+"""Game: a compiled ruleset with its options applied, immutable, shared by all states.
+
+``compile_game`` resolves every name, compiles every expression and builds the program;
+all problems are collected and reported together with their locations. A Game then
+creates states, lists the legal options of a decision and applies choices.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+import string
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.compile.expressions import (
+    Compiled,
+    ExpressionError,
+    Scope,
+    compile_expression,
+    compile_template,
+    located,
+    parameter_uses,
+)
+from interpreter.compile.functions import (
+    ALL_DIRECTIONS,
+    DIAGONAL,
+    DIRECTION_NAMES,
+    DIRECTIONS,
+    FUNCTIONS,
+    ORTHOGONAL,
+)
+from interpreter.compile.program import (
+    PAUSE,
+    SWITCH,
+    ChoiceSpec,
+    Label,
+    ProgramBuilder,
+    Section,
+    collect_locals,
+)
+from interpreter.errors import (
+    Diagnostic,
+    IllegalMove,
+    RuleError,
+    RulesetError,
+    UsageError,
+    did_you_mean,
+)
+from interpreter.load.loader import LoadedRuleset
+from interpreter.load.located import Expr
+from interpreter.load.schema import Budgets, OptionDecl, Ruleset, ZoneDecl
+from interpreter.run import rng as rngmod
+from interpreter.run.machine import Env, Machine, check_pending
+from interpreter.run.state import State
+
+BUILTIN_NAMES = ("current", "players", "seats", "turn", "directions", "orthogonal", "diagonal")
+
+
+@dataclass
+class ZoneInfo:
+    """A zone laid out as places (sites): a grid's squares, a pile, or one pile per seat."""
+
+    id: str
+    label: str
+    kind: str
+    per_seat: bool
+    first: int
+    per_owner: int
+    owners: int
+    rows: int = 0
+    cols: int = 0
+    contents: str = "everyone"
+    count: str = "everyone"
+    reveal_at_end: bool = True
+    description: str | None = None
+    triggers: list[int] = field(default_factory=list)
+
+    def site_for(self, seat: int, index: int = 0) -> int:
+        return self.first + (seat - 1) * self.per_owner + index
+
+    def sites_in_play(self, players: int) -> list[int]:
+        owners = min(players, self.owners) if self.per_seat else 1
+        return list(range(self.first, self.first + owners * self.per_owner))
+
+    def lookup(self, env: Any, seat: Any) -> int:
+        """``zone[seat]``: a seat's own place of a per-seat pile (or its place list)."""
+        if not self.per_seat:
+            raise RuleError(f"zone '{self.id}' is not per seat; it cannot be indexed by seat")
+        if type(seat) is not int or not 1 <= seat <= env.state.players:
+            raise RuleError(f"{seat!r} is not a seat (zone '{self.id}')")
+        if self.per_owner == 1:
+            return self.site_for(seat)
+        return list(range(self.site_for(seat), self.site_for(seat) + self.per_owner))  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        return f"zone {self.id}"
+
+
+@dataclass
+class SeatVariable:
+    """A per-seat variable used in an expression: ``beads[seat]``."""
+
+    id: str
+
+    def lookup(self, env: Any, seat: Any) -> Any:
+        if type(seat) is not int or not 1 <= seat <= env.state.players:
+            raise RuleError(f"{seat!r} is not a seat (variable '{self.id}')")
+        return env.state.seat_vars[self.id][seat - 1]
+
+    def __repr__(self) -> str:
+        return f"variable {self.id}"
+
+
+@dataclass
+class TriggerInfo:
+    id: str
+    zone: str
+    where: Compiled | None
+    entry: Label
+    text: str | None
+
+
+@dataclass
+class EndRuleInfo:
+    id: str
+    when: Compiled
+    winners: Compiled | None
+    text: str
+
+
+@dataclass
+class Option:
+    """A legal option as shown to people and agents: stable notation and readable label."""
+
+    index: int
+    notation: str
+    label: str
+    kind: str
+    raw: tuple[int, tuple] = field(repr=False)
+
+
+@dataclass
+class Decision:
+    """Who must decide now, and the question put to them."""
+
+    seats: list[int]
+    prompt: str
+    simultaneous: bool
+
+
+@dataclass
+class VariableInfo:
+    id: str
+    per_seat: bool
+    initial: Compiled
+    visible_to: str
+    reveal_at_end: bool
+
+
+class Game:
+    """A compiled ruleset with options applied; create states and play them."""
+
+    def __init__(self, loaded: LoadedRuleset, options: dict[str, Any]) -> None:
+        self.loaded = loaded
+        self.ruleset: Ruleset = loaded.model
+        self.name = self.ruleset.game.name
+        self.title = self.ruleset.game.title
+        self.options = options
+        self.budgets: Budgets = self.ruleset.budgets
+        self.program: list[Callable[[Machine], int]] = []
+        self.choices: dict[int, ChoiceSpec] = {}
+        self.zones: dict[str, ZoneInfo] = {}
+        self.site_zone: list[ZoneInfo] = []
+        self.site_owner: list[int | None] = []
+        self.site_name: list[str] = []
+        self.site_rc: list[tuple[int, int] | None] = []
+        self.site_by_name: dict[str, int] = {}
+        self.attributes: dict[str, list[Any]] = {}
+        self.attribute_order: list[str] = []
+        self.piece_names: list[str] = []
+        self.piece_codes: list[str] = []
+        self.piece_kind: list[tuple] = []
+        self.piece_start: list[int] = []
+        self.value_names: dict[Any, str] = {}
+        self.value_styles: dict[str, dict[Any, str]] = {}
+        self.end_rules: list[EndRuleInfo] = []
+        self.rank_keys: list[Compiled] = []
+        self.score: Compiled | None = None
+        self.triggers: list[TriggerInfo] = []
+        self.variables: dict[str, VariableInfo] = {}
+        self.first_seat: Compiled = lambda env: 1
+
+    # -- facts --------------------------------------------------------------------------
+    @property
+    def min_seats(self) -> int:
+        return self.ruleset.game.seats.min
+
+    @property
+    def max_seats(self) -> int:
+        return self.ruleset.game.seats.max
+
+    @property
+    def n_pieces(self) -> int:
+        return len(self.piece_names)
+
+    def seat_name(self, seat: int) -> str:
+        return f"Player {seat}"
+
+    def offset(self, site: int, direction: Any, distance: Any = 1) -> int | None:
+        rc = self.site_rc[site]
+        if rc is None:
+            raise RuleError(f"offset() works on grid squares, not on {self.site_name[site]}")
+        step = DIRECTIONS.get(direction)
+        if step is None:
+            raise RuleError(f"unknown direction {direction!r} (use one of "
+                            f"{', '.join(ALL_DIRECTIONS)})")
+        if type(distance) is not int:
+            raise RuleError(f"offset(): the distance must be a whole number, got {distance!r}")
+        zone = self.site_zone[site]
+        r = rc[0] + step[0] * distance
+        c = rc[1] + step[1] * distance
+        if 0 <= r < zone.rows and 0 <= c < zone.cols:
+            return zone.first + r * zone.cols + c
+        return None
+
+    # -- states -------------------------------------------------------------------------
+    def new_state(self, players: int | None = None, seed: int = 0) -> State:
+        """A new game, set up and advanced to its first decision."""
+        players = self.check_players(players)
+        st = self.blank_state(players, seed)
+        st.frames = [[0, {}]]
+        Machine(self, st).run()
+        return st
+
+    def check_players(self, players: int | None) -> int:
+        if players is None:
+            return self.min_seats
+        if not self.min_seats <= players <= self.max_seats:
+            raise UsageError(f"{self.title} takes {self.min_seats} to {self.max_seats} players, "
+                             f"not {players}")
+        return players
+
+    def blank_state(self, players: int, seed: int) -> State:
+        """Pieces in their start zones, variables at their initial values; no flow yet."""
+        st = object.__new__(State)
+        st.players = players
+        st.sites = [[] for _ in self.site_name]
+        for piece, site in enumerate(self.piece_start):
+            st.sites[site].append(piece)
+        st.loc = list(self.piece_start)
+        st.vars = {}
+        st.seat_vars = {}
+        st.frames = []
+        st.triggers = []
+        st.rng = rngmod.seed_state(seed)
+        st.current = 1
+        st.turn = 0
+        st.decisions = 0
+        st.log = None
+        st.over = False
+        st.winners = None
+        st.reason = None
+        st._cache = None
+        env = Env(self, st)
+        for var in self.variables.values():
+            if var.per_seat:
+                values = []
+                for s in range(1, players + 1):
+                    env.temps["seat"] = s
+                    values.append(var.initial(env))
+                st.seat_vars[var.id] = values
+            else:
+                st.vars[var.id] = var.initial(env)
+        return st
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return State.from_json(data, self.n_pieces)
+
+    # -- decisions ----------------------------------------------------------------------
+    def env(self, state: State) -> Env:
+        return Env(self, state, state.frames[-1][1] if state.frames else {})
+
+    def deciding_seats(self, state: State) -> list[int]:
+        if state.over or not state.frames:
+            return []
+        spec = self.choices.get(state.frames[-1][0])
+        if spec is None:
+            return []
+        env = self.env(state)
+        if spec.simultaneous:
+            slot = env.locals.get(spec.slot) or {"seats": [], "picked": {}}
+            return [s for s in slot["seats"] if str(s) not in slot["picked"]]
+        return [spec.seat(env) if spec.seat is not None else state.current]
+
+    def decision(self, state: State) -> Decision | None:
+        seats = self.deciding_seats(state)
+        if not seats:
+            return None
+        spec = self.choices[state.frames[-1][0]]
+        env = self.env(state)
+        env.temps["chooser"] = seats[0]
+        return Decision(seats, spec.prompt(env), spec.simultaneous)
+
+    def options_for(self, state: State, spec: ChoiceSpec, seat: int, env: Env) -> list:
+        cache = state._cache
+        if cache is None:
+            cache = state._cache = {}
+        opts = cache.get(seat)
+        if opts is None:
+            opts = cache[seat] = spec.list_options(env, seat)
+        return opts
+
+    def raw_options(self, state: State, seat: int) -> list[tuple[int, tuple]]:
+        """The legal options of `seat` in internal form (fast path for agents)."""
+        if seat not in self.deciding_seats(state):
+            return []
+        spec = self.choices[state.frames[-1][0]]
+        return self.options_for(state, spec, seat, self.env(state))
+
+    def legal_options(self, state: State, seat: int) -> list[Option]:
+        """The legal options of `seat`, with notation and label."""
+        raws = self.raw_options(state, seat)
+        if not raws:
+            return []
+        spec = self.choices[state.frames[-1][0]]
+        env = self.env(state)
+        out = []
+        for i, raw in enumerate(raws):
+            out.append(Option(i, spec.render(env, seat, raw, label=False),
+                              spec.render(env, seat, raw, label=True),
+                              spec.kinds[raw[0]].id, raw))
+        return out
+
+    def notation_of(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:
+        spec = self.choices[state.frames[-1][0]]
+        return spec.render(self.env(state), seat, raw, label=False)
+
+    def apply(self, state: State, seat: int, choice: Option | str | int | tuple) -> State:
+        """A new state with `seat`'s choice carried out (the given state is untouched)."""
+        new = state.copy()
+        self.apply_in_place(new, seat, choice)
+        return new
+
+    def apply_in_place(self, state: State, seat: int, choice: Option | str | int | tuple) -> None:
+        spec = check_pending(self, state, seat)
+        m = Machine(self, state)
+        raws = self.options_for(state, spec, seat, m.env)
+        if isinstance(choice, Option):
+            raw = choice.raw
+        elif isinstance(choice, tuple):
+            raw = choice
+        elif isinstance(choice, int) and not isinstance(choice, bool):
+            if not 0 <= choice < len(raws):
+                raise IllegalMove(f"there is no option {choice}")
+            raw = raws[choice]
+        else:
+            raw = self._match_notation(state, spec, seat, raws, str(choice))
+        if raw not in raws:
+            raise IllegalMove("that option is not legal now")
+        m.decide(spec, seat, raw)
+
+    def _match_notation(self, state: State, spec: ChoiceSpec, seat: int, raws: list,
+                        text: str) -> tuple:
+        wanted = normalize_notation(text)
+        env = self.env(state)
+        notations = [spec.render(env, seat, r, label=False) for r in raws]
+        for raw, notation in zip(raws, notations, strict=True):
+            if normalize_notation(notation) == wanted:
+                return raw
+        hint = did_you_mean(text, notations)
+        raise IllegalMove(f"'{text}' is not a legal option" + (f"; {hint}" if hint else ""))
+
+    # -- results ------------------------------------------------------------------------
+    def scores(self, state: State) -> dict[int, Any] | None:
+        if self.score is None:
+            return None
+        env = self.env(state)
+        out = {}
+        for s in range(1, state.players + 1):
+            env.temps["seat"] = s
+            out[s] = self.score(env)
+        return out
+
+    def ranked_winners(self, env: Env) -> list[int]:
+        seats = list(range(1, env.state.players + 1))
+        keys: dict[int, tuple] = {}
+        for s in seats:
+            env.temps["seat"] = s
+            if self.rank_keys:
+                keys[s] = tuple(k(env) for k in self.rank_keys)
+            elif self.score is not None:
+                keys[s] = (self.score(env),)
+            else:
+                keys[s] = ()
+        try:
+            best = max(keys.values())
+        except TypeError:
+            raise RuleError("the ranking keys of the seats cannot be compared") from None
+        return [s for s in seats if keys[s] == best]
+
+    def describe_option_value(self, value: Any) -> str:
+        return show_value(self, value)
+
+
+def normalize_notation(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
+def show_value(game: Game, value: Any) -> str:
+    """How a value reads inside a template: names for places' and attributes' values."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return ", ".join(show_value(game, v) for v in value)
+    return str(value)
+
+
+# ---------------------------------------------------------------------------------------
+# compiling
+# ---------------------------------------------------------------------------------------
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_DEF_KEY = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(([^)]*)\))?\s*$")
+_MISSING = object()
+
+
+class _Compiler:
+    """Builds a Game from a validated ruleset, collecting every problem found."""
+
+    def __init__(self, loaded: LoadedRuleset, options: dict[str, Any]) -> None:
+        self.loaded = loaded
+        self.rs = loaded.model
+        self.source = loaded.source
+        self.diagnostics: list[Diagnostic] = []
+        self.game = Game(loaded, options)
+        self.globals: dict[str, Compiled] = {}
+        self.definitions: dict[str, Callable[[list[Compiled]], Compiled]] = {}
+        self.def_bodies: dict[str, tuple[list[str], Expr]] = {}
+        self.def_compiled: dict[str, Compiled] = {}
+        self.compiling: list[str] = []
+
+    def error(self, message: str, loc: Any, hint: str | None = None,
+              expected: str | None = None) -> None:
+        line = self.source.line(loc.line) if loc is not None else None
+        self.diagnostics.append(Diagnostic(message, loc, expected, hint, line))
+
+    # -- scope --------------------------------------------------------------------------
+    def resolve_global(self, name: str) -> Compiled | None:
+        found = self.globals.get(name)
+        if found is not None:
+            return found
+        if name in self.def_bodies and not self.def_bodies[name][0]:
+            return self.definition_value(name)
+        return None
+
+    def known_globals(self) -> Iterable[str]:
+        return list(self.globals) + list(self.def_bodies)
+
+    def scope(self, temps: Iterable[str] = (), local_names: Iterable[str] = ()) -> Scope:
+        g = self.game
+        return Scope(self.resolve_global, self.known_globals, FUNCTIONS, g.attributes,
+                     lambda name: g.site_by_name.get(name), frozenset(local_names),
+                     frozenset(temps), False, self.definitions)
+
+    def expr(self, e: Expr, temps: Iterable[str] = ()) -> Compiled:
+        try:
+            return compile_expression(e.text, self.scope(temps))
+        except ExpressionError as exc:
+            self.diagnostics.append(located(exc, e.loc, self.source))
+            return _broken
+
+    def constant(self, e: Expr | None, what: str, default: int = 0) -> int:
+        """An expression that must give a whole number before the game starts (options only)."""
+        if e is None:
+            return default
+        compiled = self.expr(e)
+        if compiled is _broken:
+            return default
+        try:
+            value = compiled(Env(self.game, _NO_STATE))
+        except (RuleError, AttributeError, TypeError, KeyError):
+            self.error(f"{what} must be computable from the options alone", e.loc)
+            return default
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            self.error(f"{what} must be a whole number of at least 1, got {value!r}", e.loc)
+            return default
+        return value
+
+    # -- definitions --------------------------------------------------------------------
+    def collect_definitions(self) -> None:
+        for key, body in self.rs.define.items():
+            m = _DEF_KEY.match(key)
+            loc = body.loc
+            if not m:
+                self.error(f"'{key}' is not a definition name: write name or name(a, b)", loc)
+                continue
+            name, params = m.group(1), m.group(2)
+            plist = [p.strip() for p in params.split(",")] if params and params.strip() else []
+            if any(not _IDENT.match(p) for p in plist):
+                self.error(f"bad parameter list in '{key}'", loc)
+                continue
+            if name in FUNCTIONS or name in self.globals or name in self.def_bodies:
+                self.error(f"'{name}' is already the name of something else", loc)
+                continue
+            self.def_bodies[name] = (plist, body)
+            if plist:
+                self.definitions[name] = self._make_call(name)
+
+    def definition_value(self, name: str) -> Compiled:
+        done = self.def_compiled.get(name)
+        if done is not None:
+            return done
+        params, body = self.def_bodies[name]
+        if name in self.compiling:
+            raise ExpressionError(f"definition '{name}' refers to itself "
+                                  f"({' → '.join([*self.compiling, name])})")
+        self.compiling.append(name)
+        try:
+            compiled = compile_expression(body.text, self.scope(params))
+        except ExpressionError as exc:
+            if not exc.message.startswith("definition '"):
+                self.diagnostics.append(located(exc, body.loc, self.source))
+                compiled = _broken
+            else:
+                raise
+        finally:
+            self.compiling.pop()
+        if not params:
+            compiled = _cached(name, compiled)
+        self.def_compiled[name] = compiled
+        return compiled
+
+    def inline_definition(self, name: str, bound: dict[str, Compiled]) -> Compiled:
+        """The body of a definition with its parameters replaced by the caller's values."""
+        params, body = self.def_bodies[name]
+        if name in self.compiling:
+            raise ExpressionError(f"definition '{name}' refers to itself "
+                                  f"({' → '.join([*self.compiling, name])})")
+        self.compiling.append(name)
+        try:
+            scope = self.scope()
+            scope.bound = bound
+            return compile_expression(body.text, scope)
+        except ExpressionError as exc:
+            if exc.message.startswith("definition '"):
+                raise
+            self.diagnostics.append(located(exc, body.loc, self.source))
+            return _broken
+        finally:
+            self.compiling.pop()
+
+    def _make_call(self, name: str) -> Callable[[list[Compiled], list[Any]], Compiled]:
+        params, body_expr = self.def_bodies[name]
+        uses = parameter_uses(body_expr.text, params)
+
+        def factory(args: list[Compiled], arg_nodes: list[Any]) -> Compiled:
+            if len(args) != len(params):
+                raise ExpressionError(f"{name}() takes {len(params)} argument(s), got {len(args)}")
+            inline = all(
+                not uses[p][1] and (uses[p][0] <= 1 or isinstance(node, ast.Name | ast.Constant))
+                for p, node in zip(params, arg_nodes, strict=True))
+            if inline:
+                return self.inline_definition(name, dict(zip(params, args, strict=True)))
+            body = self.definition_value(name)
+            n = len(params)
+            if n == 1:
+                p0, a0 = params[0], args[0]
+
+                def call1(env: Any) -> Any:
+                    temps = env.temps
+                    value = a0(env)
+                    saved = temps.get(p0, _MISSING)
+                    temps[p0] = value
+                    try:
+                        return body(env)
+                    finally:
+                        if saved is _MISSING:
+                            del temps[p0]
+                        else:
+                            temps[p0] = saved
+                return call1
+
+            def call(env: Any) -> Any:
+                temps = env.temps
+                values = [a(env) for a in args]
+                saved = [temps.get(p, _MISSING) for p in params]
+                for p, v in zip(params, values, strict=True):
+                    temps[p] = v
+                try:
+                    return body(env)
+                finally:
+                    for p, v in zip(params, saved, strict=True):
+                        if v is _MISSING:
+                            temps.pop(p, None)
+                        else:
+                            temps[p] = v
+            return call
+        return factory
+
+    # -- the parts ----------------------------------------------------------------------
+    def add_global(self, name: str, value: Compiled, what: str, loc: Any) -> None:
+        if name in self.globals or name in FUNCTIONS:
+            self.error(f"{what} '{name}' has the same name as something else in the ruleset "
+                       "or a built-in", loc)
+            return
+        self.globals[name] = value
+
+    def options(self, given: dict[str, Any]) -> None:
+        decls = {o.id: o for o in self.rs.options}
+        for key in given:
+            if key not in decls:
+                hint = did_you_mean(key, decls)
+                raise UsageError(f"{self.rs.game.title} has no option '{key}'"
+                                 + (f"; {hint}" if hint else "")
+                                 + (f" (options: {', '.join(decls)})" if decls else
+                                    " (it has no options)"))
+        values: dict[str, Any] = {}
+        for o in self.rs.options:
+            value = coerce_option(o, given[o.id]) if o.id in given else o.default
+            values[o.id] = value
+            self.add_global(o.id, (lambda v: lambda env: v)(value), "option", o.loc)
+        self.game.options = values
+
+    def builtins(self) -> None:
+        self.globals.update({
+            "current": lambda env: env.state.current,
+            "players": lambda env: env.state.players,
+            "seats": lambda env: list(range(1, env.state.players + 1)),
+            "turn": lambda env: env.state.turn,
+            "directions": lambda env: list(ALL_DIRECTIONS),
+            "orthogonal": lambda env: list(ORTHOGONAL),
+            "diagonal": lambda env: list(DIAGONAL),
+        })
+
+    def pieces(self) -> list[tuple[str, int | None, Any]]:
+        g = self.game
+        decl = self.rs.pieces
+        g.attribute_order = list(decl.attributes)
+        for attr, a in decl.attributes.items():
+            if not _IDENT.match(attr):
+                self.error(f"attribute name '{attr}' must be a plain name", a.loc)
+            g.attributes[attr] = []
+            g.value_styles[attr] = {v: s for v, s in a.styles.items()}
+            for v in a.values:
+                if v in a.names:
+                    g.value_names[v] = a.names[v]
+                if isinstance(v, str) and _IDENT.match(v) and v not in self.globals:
+                    self.globals[v] = (lambda val: lambda env: val)(v)
+            for mapping, what in ((a.names, "names"), (a.short, "short"), (a.styles, "styles")):
+                for v in mapping:
+                    if v not in a.values:
+                        self.error(f"{what} gives '{v}', which is not a value of '{attr}'",
+                                   a.loc, did_you_mean(str(v), [str(x) for x in a.values]))
+        starts: list[tuple[str, int | None, Any]] = []
+        for ps in decl.sets:
+            combos_axes = []
+            for attr in g.attribute_order:
+                values = ps.each.get(attr)
+                if values is None:
+                    self.error(f"set '{ps.id}' gives no values for attribute '{attr}'", ps.loc)
+                    values = [None]
+                for v in values:
+                    if v is not None and v not in decl.attributes[attr].values:
+                        self.error(f"set '{ps.id}': '{v}' is not a value of '{attr}'", ps.loc,
+                                   did_you_mean(str(v), [str(x) for x in
+                                                         decl.attributes[attr].values]))
+                combos_axes.append(values)
+            for attr in ps.each:
+                if attr not in decl.attributes:
+                    self.error(f"set '{ps.id}' names an unknown attribute '{attr}'", ps.loc,
+                               did_you_mean(attr, decl.attributes))
+            for _ in range(ps.count):
+                for combo in itertools.product(*combos_axes):
+                    for attr, v in zip(g.attribute_order, combo, strict=True):
+                        g.attributes[attr].append(v)
+                    g.piece_kind.append(tuple(combo))
+                    names = {a: g.value_names.get(v, str(v))
+                             for a, v in zip(g.attribute_order, combo, strict=True)}
+                    if decl.name:
+                        try:
+                            g.piece_names.append(string.Formatter().vformat(decl.name, (), names))
+                        except (KeyError, IndexError, ValueError):
+                            self.error(f"piece name '{decl.name}' names an unknown attribute",
+                                       decl.loc, expected=", ".join(g.attribute_order))
+                            g.piece_names.append(" ".join(names.values()))
+                    else:
+                        g.piece_names.append(" ".join(names.values()))
+                    code = []
+                    for attr, v in zip(g.attribute_order, combo, strict=True):
+                        shorts = decl.attributes[attr].short
+                        code.append(str(shorts.get(v, v)) if shorts else str(v))
+                    g.piece_codes.append("".join(code))
+                    starts.append((ps.start.text, ps.seat, ps.start.loc))
+        return starts
+
+    def zones(self) -> None:
+        g = self.game
+        max_seats = self.rs.game.seats.max
+        names_seen = set()
+        for z in self.rs.zones:
+            if z.id in names_seen:
+                self.error(f"two zones are called '{z.id}'", z.loc)
+                continue
+            names_seen.add(z.id)
+            info = self.zone_layout(z, len(g.site_name), max_seats)
+            g.zones[z.id] = info
+            for owner in range(info.owners):
+                for i in range(info.per_owner):
+                    site = len(g.site_name)
+                    g.site_zone.append(info)
+                    g.site_owner.append(owner + 1 if z.per_seat else None)
+                    if info.kind == "grid":
+                        r, c = divmod(i, info.cols)
+                        g.site_rc.append((r, c))
+                        name = f"{string.ascii_lowercase[c]}{r + 1}"
+                        if any(zz.kind == "grid" for zz in list(g.zones.values())[:-1]):
+                            name = f"{z.id}:{name}"
+                    else:
+                        g.site_rc.append(None)
+                        if info.kind == "slots":
+                            name = f"{z.id}:{i + 1}"
+                        else:
+                            name = z.id
+                    if z.per_seat:
+                        name = f"{name}[{owner + 1}]" if info.kind == "pile" else (
+                            f"{name}[{owner + 1}]")
+                    g.site_name.append(name)
+                    g.site_by_name[name] = site
+            if z.per_seat or info.kind != "pile":
+                value: Any = info
+            else:
+                value = info.first
+            self.add_global(z.id, (lambda v: lambda env: v)(value), "zone", z.loc)
+
+    def zone_layout(self, z: ZoneDecl, first: int, max_seats: int) -> ZoneInfo:
+        label = z.label or z.id.replace("_", " ").capitalize()
+        info = ZoneInfo(z.id, label, z.kind, z.per_seat, first, 1,
+                        max_seats if z.per_seat else 1, contents=z.contents, count=z.count,
+                        reveal_at_end=z.reveal_at_end, description=z.description)
+        if z.kind == "grid":
+            info.rows = self.constant(z.rows, f"zone '{z.id}' rows", 1)
+            info.cols = self.constant(z.cols, f"zone '{z.id}' cols", 1)
+            if z.rows is None or z.cols is None:
+                self.error(f"grid zone '{z.id}' needs rows and cols", z.loc)
+            if info.cols > 26:
+                self.error(f"grid zone '{z.id}' has more than 26 columns", z.loc)
+            info.per_owner = info.rows * info.cols
+        elif z.kind == "slots":
+            if z.size is None:
+                self.error(f"slots zone '{z.id}' needs a size", z.loc)
+            info.per_owner = self.constant(z.size, f"zone '{z.id}' size", 1)
+        else:
+            for key, value in (("rows", z.rows), ("cols", z.cols), ("size", z.size)):
+                if value is not None:
+                    self.error(f"a pile has no {key}", value.loc)
+        return info
+
+    def place_pieces(self, starts: list[tuple[str, int | None, Any]]) -> None:
+        g = self.game
+        for zone_id, seat, loc in starts:
+            zone = g.zones.get(zone_id)
+            if zone is None:
+                self.error(f"unknown zone '{zone_id}'", loc, did_you_mean(zone_id, g.zones),
+                           "a zone declared under 'zones'")
+                g.piece_start.append(0)
+                continue
+            if zone.kind != "pile":
+                self.error(f"pieces must start in a pile, and '{zone_id}' is a {zone.kind}", loc)
+                g.piece_start.append(zone.first)
+                continue
+            if zone.per_seat and seat is None:
+                self.error(f"zone '{zone_id}' is per seat: give the set a 'seat'", loc)
+                seat = 1
+            if not zone.per_seat and seat is not None:
+                self.error(f"zone '{zone_id}' is not per seat: drop 'seat'", loc)
+            if zone.per_seat and seat is not None and seat > zone.owners:
+                self.error(f"seat {seat} is more than the game's {zone.owners} seats", loc)
+                seat = 1
+            g.piece_start.append(zone.site_for(seat) if zone.per_seat and seat else zone.first)
+
+    def variables(self) -> None:
+        g = self.game
+        for v in self.rs.variables:
+            temps = ["seat"] if v.per_seat else []
+            info = VariableInfo(v.id, v.per_seat, self.expr(v.initial, temps), v.visible_to,
+                                v.reveal_at_end)
+            g.variables[v.id] = info
+            value: Compiled
+            if v.per_seat:
+                value = (lambda h: lambda env: h)(SeatVariable(v.id))
+            else:
+                value = (lambda name: lambda env: env.state.vars[name])(v.id)
+            self.add_global(v.id, value, "variable", v.loc)
+
+    def program(self) -> None:
+        g = self.game
+        rs = self.rs
+        procedures = {p.id: (Label(), list(p.params)) for p in rs.procedures}
+        b = ProgramBuilder(
+            base_scope=self.scope(), source=self.source,
+            show=lambda v: show_value(g, v),
+            variables={v.id: v.per_seat for v in rs.variables},
+            procedures=procedures)
+        b.section = Section("setup", frozenset(collect_locals(rs.setup)))
+        b.block(rs.setup)
+        first = self.expr(rs.first_seat)
+        turn = Label()
+
+        def start(m: Machine) -> int:
+            seat = first(m.env)
+            m.seat_index(seat)
+            m.state.current = seat
+            m.env.cache.clear()
+            m.env.locals.clear()
+            return turn.pc
+        b.emit(start)
+        b.mark(turn)
+        body = b.next_pc() + 1
+        b.emit(lambda m: m.begin_turn(body))
+        b.section = Section("the turn", frozenset(collect_locals(rs.turn)))
+        b.block(rs.turn)
+        b.emit(lambda m: m.end_turn(turn.pc))
+        for p in rs.procedures:
+            label, params = procedures[p.id]
+            b.section = Section(f"procedure {p.id}",
+                                frozenset(collect_locals(p.do) | set(params)))
+            b.mark(label)
+            b.block(p.do)
+            b.emit(lambda m: m.pop_frame())
+        for t in rs.triggers:
+            zone = g.zones.get(t.enters.text)
+            if zone is None:
+                self.error(f"unknown zone '{t.enters.text}'", t.enters.loc,
+                           did_you_mean(t.enters.text, g.zones))
+                continue
+            b.section = Section(f"trigger {t.id}",
+                                frozenset(collect_locals(t.do) | {"piece", "place"}))
+            entry = Label()
+            where = b.expr(t.where, ["piece", "place"]) if t.where is not None else None
+            zone.triggers.append(len(g.triggers))
+            g.triggers.append(TriggerInfo(t.id, zone.id, where, entry, t.text))
+            b.mark(entry)
+            b.block(t.do)
+            b.emit(lambda m: m.pop_frame())
+        self.diagnostics.extend(b.diagnostics)
+        g.program = b.program
+        g.choices = b.choices
+        g.first_seat = first
+
+    def endings(self) -> None:
+        g = self.game
+        for rule in self.rs.end:
+            g.end_rules.append(EndRuleInfo(
+                rule.id, self.expr(rule.when),
+                self.expr(rule.winners) if rule.winners is not None else None,
+                rule.text or rule.id.replace("-", " ").replace("_", " ")))
+        g.rank_keys = [self.expr(k, ["seat"]) for k in self.rs.rank]
+        g.score = self.expr(self.rs.scores, ["seat"]) if self.rs.scores is not None else None
+
+    def run(self, given: dict[str, Any]) -> Game:
+        self.builtins()
+        self.options(given)
+        starts = self.pieces()
+        self.zones()
+        self.place_pieces(starts)
+        self.variables()
+        self.collect_definitions()
+        for name, (params, body) in self.def_bodies.items():
+            if not params:
+                try:
+                    self.definition_value(name)
+                except ExpressionError as exc:
+                    self.diagnostics.append(located(exc, body.loc, self.source))
+        for name, (params, body) in self.def_bodies.items():
+            if params:
+                try:
+                    self.definition_value(name)
+                except ExpressionError as exc:
+                    self.diagnostics.append(located(exc, body.loc, self.source))
+        self.program()
+        self.endings()
+        if self.diagnostics:
+            raise RulesetError(_sorted_unique(self.diagnostics))
+        return self.game
+
+
+def _sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[str] = set()
+    out = []
+    for d in diags:
+        key = d.render()
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+
+    def order(d: Diagnostic) -> tuple:
+        loc = d.location
+        return (0, loc.line, loc.col) if loc else (1, 0, 0)
+    return sorted(out, key=order)
+
+
+def _cached(name: str, body: Compiled) -> Compiled:
+    """A definition without parameters depends only on the state: compute it once per
+    state change (the machine clears ``env.cache`` whenever it changes the state)."""
+    def cached(env: Any) -> Any:
+        cache = env.cache
+        value = cache.get(name, _MISSING)
+        if value is _MISSING:
+            value = cache[name] = body(env)
+        return value
+    return cached
+
+
+class _NoState:
+    """Stands for the state while zone sizes are computed: only options may be used."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuleError("no state yet")
+
+
+_NO_STATE: Any = _NoState()
+
+
+def _broken(env: Any) -> Any:
+    raise RuntimeError("a ruleset with errors was run")
+
+
+def coerce_option(decl: OptionDecl, value: Any) -> Any:
+    """An option value from the command line or a file, checked against its declaration."""
+    text = str(value).strip()
+    if decl.type == "bool":
+        if isinstance(value, bool):
+            return value
+        low = text.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise UsageError(f"option '{decl.id}' is on/off: use true or false, not '{text}'")
+    if decl.type == "int":
+        try:
+            number = int(text)
+        except ValueError:
+            raise UsageError(f"option '{decl.id}' takes a whole number, not '{text}'") from None
+        if decl.min is not None and number < decl.min or decl.max is not None and number > decl.max:
+            raise UsageError(f"option '{decl.id}' must be between {decl.min} and {decl.max}")
+        return number
+    choices = decl.choices or []
+    if text not in choices:
+        hint = did_you_mean(text, choices)
+        raise UsageError(f"option '{decl.id}' must be one of {', '.join(choices)}, not '{text}'"
+                         + (f"; {hint}" if hint else ""))
+    return text
+
+
+def compile_game(loaded: LoadedRuleset, options: dict[str, Any] | None = None) -> Game:
+    """Compile a validated ruleset with the given option values into a Game."""
+    return _Compiler(loaded, options or {}).run(options or {})
+
+
+__all__ = ["Decision", "Game", "Option", "ZoneInfo", "compile_game", "compile_template",
+           "normalize_notation"]
+_ = (PAUSE, SWITCH, DIRECTION_NAMES, BUILTIN_NAMES)

@@ -1,0 +1,348 @@
+"""The program builder: primitives emit instructions for the machine through it.
+
+A ruleset's flow (setup, turn, procedures, triggers) becomes one flat list of
+instructions. An instruction is a closure taking the machine and returning the next
+program counter, so the machine's position is a plain integer plus local variables:
+a game can pause at any decision, even deep inside a chain of effects, and still be
+saved as JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from interpreter.compile.expressions import (
+    Compiled,
+    ExpressionError,
+    Scope,
+    compile_expression,
+    compile_template,
+    located,
+)
+from interpreter.errors import Diagnostic, Location, did_you_mean
+from interpreter.load.located import Expr, Name, Template
+from interpreter.primitives.base import Primitive
+
+if TYPE_CHECKING:
+    from interpreter.primitives.decisions import Choose
+    from interpreter.run.machine import Machine
+
+Instruction = Callable[["Machine"], int]
+PAUSE = -1
+SWITCH = -2
+
+
+class Label:
+    """A program position known later (forward jumps)."""
+
+    __slots__ = ("pc",)
+
+    def __init__(self) -> None:
+        self.pc = -1
+
+
+@dataclass
+class OptionKind:
+    """A compiled option kind of a decision."""
+
+    id: str
+    names: list[str]
+    sources: list[Compiled]
+    lets: list[tuple[str, Compiled]]
+    where: Compiled | None
+    notation: Compiled
+    label: Compiled
+    entry: Label
+
+
+@dataclass
+class ChoiceSpec:
+    """A compiled `choose`: who decides, and how its options are generated."""
+
+    pc: int
+    prompt: Compiled
+    seat: Compiled | None
+    seats: Compiled | None
+    kinds: list[OptionKind]
+    after: Label
+    none: Label | None
+    secret: bool
+    slot: str = ""
+    resolve_pc: int = -1
+    loc: Location | None = None
+
+    @property
+    def simultaneous(self) -> bool:
+        return self.seats is not None
+
+    def list_options(self, env: Any, seat: int) -> list[tuple[int, tuple]]:
+        temps = env.temps
+        temps["chooser"] = seat
+        out: list[tuple[int, tuple]] = []
+        for k, kind in enumerate(self.kinds):
+            names, sources = kind.names, kind.sources
+            n = len(names)
+            if n == 0:
+                for name, value in kind.lets:
+                    temps[name] = value(env)
+                if kind.where is None or kind.where(env):
+                    out.append((k, ()))
+                continue
+            if n == 1:
+                name0, where, lets = names[0], kind.where, kind.lets
+                for v in sources[0](env) or ():
+                    temps[name0] = v
+                    for name, value in lets:
+                        temps[name] = value(env)
+                    if where is None or where(env):
+                        out.append((k, (v,)))
+                continue
+            self._combine(env, kind, k, 0, [], out)
+        if len(out) > 1:
+            try:
+                if len(set(out)) != len(out):
+                    out = list(dict.fromkeys(out))
+            except TypeError:
+                seen: set = set()
+                unique = []
+                for o in out:
+                    key = _hashable(o)
+                    if key not in seen:
+                        seen.add(key)
+                        unique.append(o)
+                out = unique
+        return out
+
+    def _combine(self, env: Any, kind: OptionKind, k: int, i: int, vals: list,
+                 out: list) -> None:
+        temps = env.temps
+        if i == len(kind.names):
+            for name, value in kind.lets:
+                temps[name] = value(env)
+            if kind.where is None or kind.where(env):
+                out.append((k, tuple(vals)))
+            return
+        for v in kind.sources[i](env) or ():
+            temps[kind.names[i]] = v
+            vals.append(v)
+            self._combine(env, kind, k, i + 1, vals, out)
+            vals.pop()
+
+    def bind(self, env: Any, seat: int, option: tuple[int, tuple]) -> dict[str, Any]:
+        """The names an option gives (chooser, its `for` values, its `let` values)."""
+        k, values = option
+        kind = self.kinds[k]
+        temps = env.temps
+        temps["chooser"] = seat
+        bound: dict[str, Any] = {"chooser": seat}
+        for name, v in zip(kind.names, values, strict=True):
+            temps[name] = v
+            bound[name] = v
+        for name, value in kind.lets:
+            v = value(env)
+            temps[name] = v
+            bound[name] = v
+        return bound
+
+    def render(self, env: Any, seat: int, option: tuple[int, tuple], label: bool) -> str:
+        self.bind(env, seat, option)
+        kind = self.kinds[option[0]]
+        return (kind.label if label else kind.notation)(env)
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    return value
+
+
+@dataclass
+class Section:
+    """A stretch of flow with its own local names (setup, turn, a procedure, a trigger)."""
+
+    name: str
+    locals: frozenset[str]
+    decisions_allowed: bool = True
+
+
+@dataclass
+class ProgramBuilder:
+    """Collects instructions and diagnostics while primitives compile themselves."""
+
+    base_scope: Scope
+    source: Any
+    show: Callable[[Any], str]
+    variables: dict[str, bool]
+    """Declared variables: id → per seat."""
+    procedures: dict[str, tuple[Label, list[str]]]
+    program: list[Instruction] = field(default_factory=list)
+    choices: dict[int, ChoiceSpec] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    section: Section = field(default_factory=lambda: Section("flow", frozenset()))
+    _hidden: int = 0
+
+    # -- positions ------------------------------------------------------------------------
+    def next_pc(self) -> int:
+        return len(self.program)
+
+    def after_this(self) -> int:
+        """The position after the instruction about to be emitted (its usual successor)."""
+        return len(self.program) + 1
+
+    def emit(self, instruction: Instruction) -> int:
+        self.program.append(instruction)
+        return len(self.program) - 1
+
+    def label(self) -> Label:
+        return Label()
+
+    def mark(self, label: Label) -> None:
+        label.pc = len(self.program)
+
+    def emit_jump(self, label: Label) -> None:
+        self.emit(lambda m: label.pc)
+
+    def emit_jump_unless(self, cond: Compiled, label: Label) -> None:
+        nxt = self.next_pc() + 1
+
+        def run(m: Machine) -> int:
+            return nxt if cond(m.env) else label.pc
+        self.emit(run)
+
+    def hidden_local(self, what: str) -> str:
+        self._hidden += 1
+        return f"_{what}{self._hidden}"
+
+    # -- compiling parts ------------------------------------------------------------------
+    def scope(self, temps: Iterable[str] = (), allow_random: bool = False) -> Scope:
+        s = self.base_scope
+        return Scope(s.resolve_global, s.known_globals, s.functions, s.attributes,
+                     s.resolve_site, self.section.locals, frozenset(temps), allow_random,
+                     s.definitions)
+
+    def expr(self, e: Expr, temps: Iterable[str] = (), allow_random: bool = False) -> Compiled:
+        try:
+            return compile_expression(e.text, self.scope(temps, allow_random))
+        except ExpressionError as exc:
+            self.diagnostics.append(located(exc, e.loc, self.source))
+            return _broken
+
+    def template(self, t: Template, temps: Iterable[str] = ()) -> Compiled:
+        try:
+            return compile_template(t.text, self.scope(temps), self.show)
+        except ExpressionError as exc:
+            self.diagnostics.append(located(exc, t.loc, self.source))
+            return _broken
+
+    def error(self, message: str, loc: Location | None, hint: str | None = None,
+              expected: str | None = None) -> None:
+        line = self.source.line(loc.line) if loc is not None else None
+        self.diagnostics.append(Diagnostic(message, loc, expected, hint, line))
+
+    def hint(self, word: str, candidates: Iterable[str]) -> str | None:
+        return did_you_mean(word, candidates)
+
+    def variable(self, name: Name, per_seat: bool) -> str:
+        declared = self.variables.get(name.text)
+        if declared is None:
+            self.error(f"unknown variable '{name.text}'", name.loc,
+                       self.hint(name.text, self.variables),
+                       "a variable declared under 'variables'")
+        elif declared != per_seat:
+            self.error(f"variable '{name.text}' is "
+                       + ("per seat: give 'seat'" if declared else "not per seat: drop 'seat'"),
+                       name.loc)
+        return name.text
+
+    def procedure(self, name: Name) -> tuple[Label, list[str]]:
+        found = self.procedures.get(name.text)
+        if found is None:
+            self.error(f"unknown procedure '{name.text}'", name.loc,
+                       self.hint(name.text, self.procedures))
+            return Label(), []
+        return found
+
+    def block(self, effects: list[Primitive]) -> None:
+        for effect in effects:
+            effect.compile(self)
+
+    def forbid_decisions(self, effects: list[Primitive], where: str) -> None:
+        from interpreter.primitives.decisions import Choose
+
+        stack = list(effects)
+        while stack:
+            e = stack.pop()
+            if isinstance(e, Choose):
+                self.error(f"a decision (choose) cannot be made inside {where}", e.loc)
+            for child in e.children():
+                stack.extend(child)
+
+    # -- decisions ------------------------------------------------------------------------
+    def choice(self, c: Choose) -> None:
+        if not self.section.decisions_allowed:
+            self.error(f"a decision (choose) cannot be made in {self.section.name}", c.loc)
+        if c.seat is not None and c.seats is not None:
+            self.error("give either 'seat' or 'seats', not both", c.loc)
+        after = Label()
+        spec = ChoiceSpec(
+            pc=self.next_pc(), prompt=self.template(c.choose, ["chooser"]),
+            seat=self.expr(c.seat) if c.seat is not None else None,
+            seats=self.expr(c.seats) if c.seats is not None else None,
+            kinds=[], after=after, none=Label() if c.if_none else None,
+            secret=c.secret or c.seats is not None, loc=c.loc)
+        ids = set()
+        for o in c.options:
+            if o.id in ids:
+                self.error(f"two options are called '{o.id}'", o.loc)
+            ids.add(o.id)
+            temps = ["chooser"]
+            sources = []
+            for name, e in o.for_.items():
+                sources.append(self.expr(e, temps))
+                temps.append(name)
+            lets = []
+            for name, e in o.let.items():
+                lets.append((name, self.expr(e, temps)))
+                temps.append(name)
+            spec.kinds.append(OptionKind(
+                id=o.id, names=list(o.for_), sources=sources, lets=lets,
+                where=self.expr(o.where, temps) if o.where is not None else None,
+                notation=self.template(o.notation, temps),
+                label=self.template(o.label or o.notation, temps), entry=Label()))
+        self.choices[spec.pc] = spec
+        if spec.simultaneous:
+            spec.slot = self.hidden_local("picked")
+        self.emit(lambda m: m.ask(spec))
+        back = after
+        if spec.simultaneous:
+            spec.resolve_pc = self.emit(lambda m: m.resolve_simultaneous(spec))
+            back = Label()
+            back.pc = spec.resolve_pc
+        for kind, o in zip(spec.kinds, c.options, strict=True):
+            self.mark(kind.entry)
+            self.block(o.do)
+            self.emit_jump(back)
+        if spec.none is not None:
+            self.mark(spec.none)
+            self.block(c.if_none)
+        self.mark(after)
+
+
+def _broken(env: Any) -> Any:
+    raise RuntimeError("a ruleset with errors was run")  # never reached: errors stop loading
+
+
+def collect_locals(effects: Iterable[Primitive]) -> set[str]:
+    """Every local name a stretch of flow binds (let, for_each, option names)."""
+    names: set[str] = set()
+    stack = list(effects)
+    while stack:
+        e = stack.pop()
+        names |= e.local_names()
+        for child in e.children():
+            stack.extend(child)
+    return names

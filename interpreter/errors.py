@@ -1,0 +1,85 @@
+"""Errors that speak to people: designers, players and tools.
+
+Every error a user can cause is one of these, so the CLI can print it and exit 1
+instead of showing a traceback.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A place in a source file, 1-based like editors count."""
+
+    path: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    """One problem in a ruleset (or scenario file), with where and what was expected."""
+
+    message: str
+    location: Location | None = None
+    expected: str | None = None
+    hint: str | None = None
+    source_line: str | None = None
+
+    def render(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        lines = [f"{where}error: {self.message}"]
+        if self.source_line is not None and self.location is not None:
+            text = self.source_line.rstrip("\n")
+            lines.append(f"    {text}")
+            lines.append("    " + " " * max(self.location.col - 1, 0) + "^")
+        if self.expected:
+            lines.append(f"  expected: {self.expected}")
+        if self.hint:
+            lines.append(f"  {self.hint}")
+        return "\n".join(lines)
+
+
+class TabletopError(Exception):
+    """Base of every error that is the user's to fix; the CLI prints it and exits 1."""
+
+
+@dataclass
+class RulesetError(TabletopError):
+    """A ruleset (or test file) that cannot be loaded; carries every problem found."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join(d.render() for d in self.diagnostics)
+
+
+class RuleError(TabletopError):
+    """The rules themselves went wrong while running (a budget ran out, a bad value)."""
+
+
+class IllegalMove(TabletopError):
+    """A decision that is not among the legal options."""
+
+
+class SaveFileError(TabletopError):
+    """A saved game that cannot be loaded or does not match its ruleset."""
+
+
+class UsageError(TabletopError):
+    """A bad command-line argument (unknown game, malformed option, ...)."""
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """A 'did you mean' hint for a misspelt name, or None when nothing is close."""
+    matches = difflib.get_close_matches(str(word), sorted(set(candidates)), n=3, cutoff=0.6)
+    if not matches:
+        return None
+    return "did you mean " + " or ".join(f"'{m}'" for m in matches) + "?"

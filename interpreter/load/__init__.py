@@ -1,0 +1,1 @@
+"""Loading: YAML text with source positions, validated into the ruleset model."""

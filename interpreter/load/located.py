@@ -1,0 +1,117 @@
+"""Schema building blocks that keep their source position through pydantic.
+
+``Expr``, ``Template`` and ``Name`` hold ruleset text that the compiler resolves
+later; they carry the YAML location so a bad name is reported where it was written.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic import model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
+
+from interpreter.errors import Location
+
+
+class _LocatedText:
+    """Text from the ruleset plus where it was written."""
+
+    __slots__ = ("loc", "text")
+    kind: ClassVar[str] = "text"
+    json_types: ClassVar[list[str]] = ["string"]
+    description: ClassVar[str] = ""
+
+    def __init__(self, text: str, loc: Location | None = None) -> None:
+        self.text = text
+        self.loc = loc
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _LocatedText) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    @classmethod
+    def _validate(cls, value: Any) -> _LocatedText:
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, bool) and "boolean" in cls.json_types:
+            return cls("true" if value else "false", None)
+        if isinstance(value, int | float) and not isinstance(value, bool) and (
+            "number" in cls.json_types
+        ):
+            return cls(repr(value), getattr(value, "loc", None))
+        if isinstance(value, str):
+            return cls(str(value), getattr(value, "loc", None))
+        raise ValueError(f"expected {cls.kind}")
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(
+            cls._validate,
+            serialization=core_schema.plain_serializer_function_ser_schema(str),
+        )
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        types: Any = cls.json_types[0] if len(cls.json_types) == 1 else cls.json_types
+        out: dict[str, Any] = {"type": types}
+        if cls.description:
+            out["description"] = cls.description
+        return out
+
+
+class Expr(_LocatedText):
+    """An expression: a condition or computed value, compiled once at load."""
+
+    kind = "an expression (text, a number or true/false)"
+    json_types = ["string", "number", "boolean"]
+    description = "An expression, e.g. `top(c).size == piece.size` or `count(captured[seat]) > 3`."
+
+
+class Template(_LocatedText):
+    """Text with `{expression}` parts, for notations, labels and messages."""
+
+    kind = "a text template"
+    json_types = ["string"]
+    description = "Text in which `{expression}` parts are filled in, e.g. `{cellname(c)}-{d}`."
+
+
+class Name(_LocatedText):
+    """A reference to something the ruleset declares (a zone, a variable, a procedure)."""
+
+    kind = "a name"
+    json_types = ["string"]
+    description = "The id of something declared elsewhere in the ruleset."
+
+
+class Node(BaseModel):
+    """Base of every ruleset model: unknown keys are errors, and the position is kept."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=False)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_location(cls, data: Any, handler: Any) -> Any:
+        model = handler(data)
+        loc = getattr(data, "loc", None)
+        if loc is not None:
+            object.__setattr__(model, "__tabletop_loc__", loc)
+        return model
+
+    @property
+    def loc(self) -> Location | None:
+        return self.__dict__.get("__tabletop_loc__") or getattr(self, "__tabletop_loc__", None)

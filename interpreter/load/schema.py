@@ -1,0 +1,199 @@
+"""The ruleset language: pydantic models for everything a ruleset declares.
+
+Effects (the verbs) live in ``interpreter.primitives``; this module holds the nouns:
+game facts, options, pieces, zones, variables, definitions, procedures, triggers,
+the end of the game and the rulings. ``tabletop schema`` prints the JSON Schema
+generated from these models, for editors.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import Field
+
+from interpreter.load.located import Expr, Name, Node, Template
+from interpreter.primitives import Block
+
+Visibility = Literal["everyone", "owner", "nobody"]
+
+
+class Seats(Node):
+    """How many seats (players) the game takes."""
+
+    min: int = Field(ge=1, le=16)
+    max: int = Field(ge=1, le=16)
+
+
+class GameInfo(Node):
+    """Facts about the game, for `tabletop list` and the rulebook."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="file-name id, e.g. caldera")
+    title: str
+    designer: str
+    year: int | None = None
+    seats: Seats
+    playing_time: str | None = None
+    summary: str = Field(description="one line: what the game is about")
+    status: str = "complete"
+    introduction: str | None = None
+    source: str | None = Field(default=None, description="where the rules come from")
+
+
+class OptionDecl(Node):
+    """A choice made before the game starts (a mode, a board size, a rule on/off)."""
+
+    id: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
+    label: str
+    description: str
+    type: Literal["bool", "int", "choice"]
+    default: bool | int | str
+    choices: list[str] | None = None
+    min: int | None = None
+    max: int | None = None
+
+
+class AttributeDecl(Node):
+    """A piece attribute (colour, size ...) with its possible values."""
+
+    values: list[int | str] = Field(min_length=1)
+    names: dict[int | str, str] = Field(default_factory=dict,
+                                        description="display name of a value, e.g. 3: large")
+    short: dict[int | str, str] = Field(default_factory=dict,
+                                        description="one or two letters for boards, e.g. 3: L")
+    styles: dict[int | str, str] = Field(default_factory=dict,
+                                         description="terminal style of a value, e.g. red: bold red")
+
+
+class PieceSet(Node):
+    """A set of pieces: one piece per combination of the listed attribute values."""
+
+    id: str
+    label: str | None = None
+    count: int = Field(default=1, ge=1, description="how many such sets")
+    each: dict[str, list[int | str]] = Field(description="attribute: values to combine")
+    start: Name = Field(description="the zone the pieces begin in (before setup)")
+    seat: int | None = Field(default=None, ge=1, description="with a per-seat start zone: "
+                             "whose pile the pieces begin in")
+
+
+class PiecesDecl(Node):
+    """The components: attributes, then the sets made from them."""
+
+    attributes: dict[str, AttributeDecl]
+    sets: list[PieceSet] = Field(min_length=1)
+    glyph: str | None = Field(default=None, description="attribute drawn as the piece's letter")
+    style: str | None = Field(default=None, description="attribute that colours the piece")
+    name: str | None = Field(default=None, description="a piece's name with {attribute} "
+                             "parts, e.g. '{colour} {size}'; default: its values in order")
+
+
+class ZoneDecl(Node):
+    """A place where pieces lie, with who may see what is in it."""
+
+    id: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
+    label: str | None = None
+    kind: Literal["grid", "pile", "slots"] = Field(
+        description="grid: rows × cols squares, each a stack; pile: one ordered pile "
+                    "(deck, hand, supply); slots: numbered places without geometry (a field)")
+    rows: Expr | None = None
+    cols: Expr | None = None
+    size: Expr | None = Field(default=None, description="number of slots (kind: slots)")
+    per_seat: bool = Field(default=False, description="each seat has its own")
+    contents: Visibility = Field(default="everyone", description="who sees which pieces")
+    count: Visibility = Field(default="everyone", description="who sees how many pieces")
+    reveal_at_end: bool = True
+    description: str | None = None
+
+
+class VarDecl(Node):
+    """A game variable, or a per-seat resource with `per_seat`."""
+
+    id: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
+    initial: Expr = Field(default_factory=lambda: Expr("0"))
+    per_seat: bool = False
+    visible_to: Visibility = "everyone"
+    reveal_at_end: bool = True
+    description: str | None = None
+
+
+class ProcedureDecl(Node):
+    """A named block of effects, run by `call`, with its own local names."""
+
+    id: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
+    params: list[str] = Field(default_factory=list)
+    do: Block
+    text: str | None = None
+
+
+class TriggerDecl(Node):
+    """Effects that run as soon as a piece enters a zone, pausing whatever was going on."""
+
+    id: str
+    enters: Name = Field(description="the zone a piece enters")
+    where: Expr | None = Field(default=None, description="condition on `piece` and `place`")
+    do: Block
+    text: str | None = None
+
+
+class EndRule(Node):
+    """A way the game ends, checked at the end of every turn."""
+
+    id: str
+    when: Expr
+    winners: Expr | None = Field(default=None, description="list of seats; default: ranking")
+    text: str | None = None
+
+
+class Budgets(Node):
+    """Limits that stop runaway rules with a clear error instead of a hang."""
+
+    steps_per_decision: int = Field(default=200_000, ge=1)
+    decisions_per_game: int = Field(default=200_000, ge=1)
+    turns_per_game: int = Field(default=10_000, ge=1)
+
+
+class Ruling(Node):
+    """A ruling or clarification, shown in the rulebook and pinned by a scenario test."""
+
+    id: str
+    text: str
+
+
+class Ruleset(Node):
+    """A whole game."""
+
+    tabletop: Literal[1] = Field(default=1, description="language version")
+    game: GameInfo
+    options: list[OptionDecl] = Field(default_factory=list)
+    pieces: PiecesDecl
+    zones: list[ZoneDecl] = Field(min_length=1)
+    variables: list[VarDecl] = Field(default_factory=list)
+    define: dict[str, Expr] = Field(
+        default_factory=dict,
+        description="named expressions: 'name' or 'name(a, b)': expression")
+    procedures: list[ProcedureDecl] = Field(default_factory=list)
+    triggers: list[TriggerDecl] = Field(default_factory=list)
+    first_seat: Expr = Field(default_factory=lambda: Expr("1"))
+    setup: Block = Field(default_factory=list)
+    turn: Block
+    end: list[EndRule] = Field(default_factory=list)
+    rank: list[Expr] = Field(default_factory=list,
+                             description="per-seat keys (using `seat`), best first, when no "
+                                         "end rule names the winners; equal ranks draw")
+    scores: Expr | None = Field(default=None, description="a seat's score (using `seat`)")
+    budgets: Budgets = Field(default_factory=Budgets)
+    rulings: list[Ruling] = Field(default_factory=list)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of the language, for editors (yaml-language-server)."""
+    schema = Ruleset.model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "Tabletop ruleset"
+    return schema
+
+
+def json_schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"

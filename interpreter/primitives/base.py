@@ -1,0 +1,34 @@
+"""What every primitive provides, and the builder/describer interfaces it uses."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from interpreter.load.located import Node
+
+if TYPE_CHECKING:
+    from interpreter.compile.program import ProgramBuilder
+    from interpreter.compile.english import Describer
+
+
+class Primitive(Node):
+    """An effect of the language: schema (fields), execution, English."""
+
+    keyword: ClassVar[str]
+    summary: ClassVar[str]
+
+    def compile(self, b: ProgramBuilder) -> None:
+        """Emit the machine instructions that carry the effect out."""
+        raise NotImplementedError
+
+    def english(self, d: Describer) -> list[str]:
+        """The effect as English sentences (nested blocks indented by the describer)."""
+        raise NotImplementedError
+
+    def local_names(self) -> set[str]:
+        """Local variables this effect binds (collected before compiling a section)."""
+        return set()
+
+    def children(self) -> list[list[Primitive]]:
+        """Nested blocks, so passes over the whole program can reach them."""
+        return []

@@ -1,0 +1,62 @@
+"""Ending the game and telling the table what happened: end_game, say."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import Field
+
+from interpreter.load.located import Expr, Template
+from interpreter.primitives.base import Primitive
+
+if TYPE_CHECKING:
+    from interpreter.compile.english import Describer
+    from interpreter.compile.program import ProgramBuilder
+    from interpreter.run.machine import Machine
+
+PAUSE = -1
+
+
+class EndGame(Primitive):
+    """End the game now; winners are given, or found by the ruleset's `rank`."""
+
+    keyword: ClassVar[str] = "end_game"
+    summary: ClassVar[str] = "End the game at once, with given winners or by the ranking."
+    end_game: Template = Field(description="why the game ends, for the log")
+    winners: Expr | None = Field(default=None, description="list of winning seats")
+
+    def compile(self, b: ProgramBuilder) -> None:
+        reason = b.template(self.end_game)
+        winners = b.expr(self.winners) if self.winners is not None else None
+
+        def run(m: Machine) -> int:
+            m.finish(winners(m.env) if winners else None, reason(m.env))
+            return PAUSE
+        b.emit(run)
+
+    def english(self, d: Describer) -> list[str]:
+        who = (f"; {d.expr(self.winners)} win" if self.winners is not None
+               else "; the ranking decides the winner")
+        return [f"The game ends ({d.text(self.end_game)}){who}."]
+
+
+class Say(Primitive):
+    """Write a line in the game's log (for everyone, or only the seats named)."""
+
+    keyword: ClassVar[str] = "say"
+    summary: ClassVar[str] = "Write a line in the log, seen by everyone or by the seats in `to`."
+    say: Template
+    to: Expr | None = Field(default=None, description="list of seats who see the line")
+
+    def compile(self, b: ProgramBuilder) -> None:
+        text = b.template(self.say)
+        seats = b.expr(self.to) if self.to is not None else None
+        nxt = b.after_this()
+
+        def run(m: Machine) -> int:
+            m.say(text(m.env), seats(m.env) if seats else None)
+            return nxt
+        b.emit(run)
+
+    def english(self, d: Describer) -> list[str]:
+        return [f"Announce: “{d.text(self.say)}”."]

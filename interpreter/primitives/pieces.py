@@ -1,0 +1,100 @@
+"""Moving pieces: move, swap, shuffle."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from pydantic import Field
+
+from interpreter.errors import RuleError
+from interpreter.load.located import Expr
+from interpreter.primitives.base import Primitive
+
+if TYPE_CHECKING:
+    from interpreter.compile.english import Describer
+    from interpreter.compile.program import ProgramBuilder
+    from interpreter.run.machine import Machine
+
+
+class Move(Primitive):
+    """Move a piece (or each piece of a list, in order) onto a place.
+
+    The piece leaves wherever it is, even from the middle of a stack; what was above it
+    drops down. Capturing is moving to a seat's pile; placing is moving from a supply.
+    """
+
+    keyword: ClassVar[str] = "move"
+    summary: ClassVar[str] = "Move a piece (or a list of pieces) onto the top (or bottom) of a place."
+    move: Expr = Field(description="the piece, or a list of pieces")
+    to: Expr = Field(description="the place (square, pile, slot) it goes to")
+    at: Literal["top", "bottom"] = "top"
+
+    def compile(self, b: ProgramBuilder) -> None:
+        what, where = b.expr(self.move, allow_random=True), b.expr(self.to, allow_random=True)
+        bottom = self.at == "bottom"
+        text_what, text_to = self.move.text, self.to.text
+        nxt = b.after_this()
+
+        def run(m: Machine) -> int:
+            env = m.env
+            piece = what(env)
+            site = where(env)
+            if site is None:
+                raise RuleError(f"move: '{text_to}' gave no place to move to")
+            if piece is None:
+                raise RuleError(f"move: '{text_what}' gave no piece to move")
+            if isinstance(piece, list):
+                for p in piece:
+                    m.move(p, site, bottom)
+            else:
+                m.move(piece, site, bottom)
+            return nxt
+        b.emit(run)
+
+    def english(self, d: Describer) -> list[str]:
+        where = "to the bottom of" if self.at == "bottom" else "onto"
+        return [f"Move {d.expr(self.move)} {where} {d.expr(self.to)}."]
+
+
+class Swap(Primitive):
+    """Exchange the places of two pieces (e.g. trade a piece for one from a supply)."""
+
+    keyword: ClassVar[str] = "swap"
+    summary: ClassVar[str] = "Exchange the places of two pieces."
+    swap: Expr
+    with_: Expr = Field(alias="with")
+
+    def compile(self, b: ProgramBuilder) -> None:
+        a, c = b.expr(self.swap, allow_random=True), b.expr(self.with_, allow_random=True)
+        nxt = b.after_this()
+
+        def run(m: Machine) -> int:
+            x, y = a(m.env), c(m.env)
+            if x is None or y is None:
+                raise RuleError("swap: both sides must be pieces")
+            m.swap(x, y)
+            return nxt
+        b.emit(run)
+
+    def english(self, d: Describer) -> list[str]:
+        return [f"Exchange {d.expr(self.swap)} with {d.expr(self.with_)}."]
+
+
+class Shuffle(Primitive):
+    """Shuffle the pieces of a place (a deck, a bag) into a random order."""
+
+    keyword: ClassVar[str] = "shuffle"
+    summary: ClassVar[str] = "Put the pieces of a place in a random order."
+    shuffle: Expr = Field(description="the place to shuffle")
+
+    def compile(self, b: ProgramBuilder) -> None:
+        site = b.expr(self.shuffle)
+        nxt = b.after_this()
+
+        def run(m: Machine) -> int:
+            m.shuffle(site(m.env))
+            return nxt
+        b.emit(run)
+
+    def english(self, d: Describer) -> list[str]:
+        return [f"Shuffle {d.expr(self.shuffle)}."]

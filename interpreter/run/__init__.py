@@ -1,0 +1,1 @@
+"""Running: plain-data state, the machine that advances it, and per-seat views."""

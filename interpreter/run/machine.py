@@ -1,0 +1,287 @@
+"""The machine: advances a state until a seat must decide or the game is over.
+
+It executes the compiled program of a Game on a State, one instruction at a time,
+keeping only plain data in the state (program counters and local variables in
+frames), so that it can stop at any decision and resume later in any process.
+Budgets turn runaway rules into a clear error instead of a hang.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interpreter.errors import IllegalMove, RuleError
+from interpreter.run import rng as rngmod
+from interpreter.run.state import State
+
+if TYPE_CHECKING:
+    from interpreter.compile.game import Game
+    from interpreter.compile.program import ChoiceSpec
+
+PAUSE = -1
+SWITCH = -2
+
+
+class Env:
+    """What expressions see: the state, the game, the current frame's locals, temporaries."""
+
+    __slots__ = ("cache", "game", "locals", "state", "temps")
+
+    def __init__(self, game: Game, state: State, local_vars: dict[str, Any] | None = None):
+        self.game = game
+        self.state = state
+        self.locals = local_vars if local_vars is not None else {}
+        self.temps: dict[str, Any] = {}
+        self.cache: dict[str, Any] = {}
+        """Values of definitions for the state as it is; cleared on every change."""
+
+
+class Machine:
+    """Runs one state forward; created for each advance, never stored."""
+
+    __slots__ = ("env", "game", "retry_snapshots", "state")
+
+    def __init__(self, game: Game, state: State) -> None:
+        self.game = game
+        self.state = state
+        self.env = Env(game, state, state.frames[-1][1] if state.frames else {})
+        self.retry_snapshots: dict[int, Any] = {}
+
+    # -- the loop ------------------------------------------------------------------------
+    def run(self) -> None:
+        st = self.state
+        program = self.game.program
+        budget = self.game.budgets.steps_per_decision
+        frames = st.frames
+        env = self.env
+        frame = frames[-1]
+        env.locals = frame[1]
+        steps = 0
+        while not st.over:
+            if st.triggers:
+                self._fire_trigger()
+                frame = frames[-1]
+                env.locals = frame[1]
+            r = program[frame[0]](self)
+            if r >= 0:
+                frame[0] = r
+            elif r == PAUSE:
+                return
+            else:
+                frame = frames[-1]
+                env.locals = frame[1]
+            steps += 1
+            if steps > budget:
+                raise RuleError(
+                    f"the rules ran {budget} steps without needing a decision; a loop in the "
+                    f"ruleset does not end (raise budgets.steps_per_decision if this is wanted)")
+
+    def _fire_trigger(self) -> None:
+        index, piece, place = self.state.triggers.pop(0)
+        trigger = self.game.triggers[index]
+        self.state.frames.append([trigger.entry.pc, {"piece": piece, "place": place}])
+
+    # -- frames --------------------------------------------------------------------------
+    def push_frame(self, pc: int, local_vars: dict[str, Any], return_pc: int) -> None:
+        self.state.frames[-1][0] = return_pc
+        self.state.frames.append([pc, local_vars])
+
+    def pop_frame(self) -> int:
+        if len(self.state.frames) <= 1:
+            raise RuleError("'return' outside a procedure")
+        self.state.frames.pop()
+        return SWITCH
+
+    def seat_index(self, seat: Any) -> int:
+        if type(seat) is not int or not 1 <= seat <= self.state.players:
+            raise RuleError(f"{seat!r} is not a seat of this game (seats 1 to "
+                            f"{self.state.players})")
+        return seat - 1
+
+    # -- effects on pieces ---------------------------------------------------------------
+    def move(self, piece: Any, site: Any, bottom: bool = False) -> None:
+        st = self.state
+        if type(piece) is not int or not 0 <= piece < len(st.loc):
+            raise RuleError(f"move: {piece!r} is not a piece")
+        if type(site) is not int or not 0 <= site < len(st.sites):
+            raise RuleError(f"move: {site!r} is not a place")
+        old = st.sites[st.loc[piece]]
+        if old and old[-1] == piece:
+            old.pop()
+        else:
+            old.remove(piece)
+        if bottom:
+            st.sites[site].insert(0, piece)
+        else:
+            st.sites[site].append(piece)
+        st.loc[piece] = site
+        self.env.cache.clear()
+        zone = self.game.site_zone[site]
+        if zone.triggers:
+            self._queue_triggers(zone.triggers, piece, site)
+
+    def _queue_triggers(self, triggers: list[int], piece: int, site: int) -> None:
+        temps = self.env.temps
+        for index in triggers:
+            trigger = self.game.triggers[index]
+            if trigger.where is not None:
+                temps["piece"], temps["place"] = piece, site
+                if not trigger.where(self.env):
+                    continue
+            self.state.triggers.append([index, piece, site])
+
+    def swap(self, a: int, b: int) -> None:
+        st = self.state
+        for p in (a, b):
+            if type(p) is not int or not 0 <= p < len(st.loc):
+                raise RuleError(f"swap: {p!r} is not a piece")
+        sa, sb = st.loc[a], st.loc[b]
+        ia, ib = st.sites[sa].index(a), st.sites[sb].index(b)
+        st.sites[sa][ia], st.sites[sb][ib] = b, a
+        st.loc[a], st.loc[b] = sb, sa
+        self.env.cache.clear()
+
+    def shuffle(self, site: Any) -> None:
+        st = self.state
+        if type(site) is not int or not 0 <= site < len(st.sites):
+            raise RuleError(f"shuffle: {site!r} is not a place")
+        seq = st.sites[site]
+        r = st.rng
+        for i in range(len(seq) - 1, 0, -1):
+            r, j = rngmod.below(r, i + 1)
+            seq[i], seq[j] = seq[j], seq[i]
+        st.rng = r
+        self.env.cache.clear()
+
+    # -- the table -----------------------------------------------------------------------
+    def say(self, text: str, seats: Any) -> None:
+        self.state.append_log(("say", text, None if seats is None else sorted(seats)))
+
+    def finish(self, winners: Any, reason: str) -> None:
+        st = self.state
+        if winners is None:
+            winners = self.game.ranked_winners(self.env)
+        if not isinstance(winners, list | tuple):
+            winners = [winners]
+        for w in winners:
+            self.seat_index(w)
+        st.over = True
+        st.winners = sorted(set(winners))
+        st.reason = reason
+        st.append_log(("say", f"Game over: {reason}", None))
+
+    def begin_turn(self, next_pc: int) -> int:
+        st = self.state
+        st.turn += 1
+        if st.turn > self.game.budgets.turns_per_game:
+            raise RuleError(f"the game went past {self.game.budgets.turns_per_game} turns "
+                            "(budgets.turns_per_game); the rules may never end")
+        self.env.locals.clear()
+        self.env.cache.clear()
+        return next_pc
+
+    def end_turn(self, turn_pc: int) -> int:
+        st = self.state
+        env = self.env
+        for rule in self.game.end_rules:
+            if rule.when(env):
+                self.finish(rule.winners(env) if rule.winners else None, rule.text)
+                return PAUSE
+        st.current = st.current % st.players + 1
+        env.cache.clear()
+        return turn_pc
+
+    # -- decisions -----------------------------------------------------------------------
+    def ask(self, spec: ChoiceSpec) -> int:
+        st = self.state
+        env = self.env
+        if spec.simultaneous:
+            slot = env.locals.get(spec.slot)
+            if slot is None:
+                seats = spec.seats(env)  # type: ignore[misc]
+                if not isinstance(seats, list | tuple):
+                    raise RuleError(f"choose: 'seats' must be a list of seats, got {seats!r}")
+                waiting = []
+                for s in sorted(set(seats)):
+                    self.seat_index(s)
+                    if self.game.options_for(st, spec, s, env):
+                        waiting.append(s)
+                slot = {"seats": waiting, "picked": {}, "next": 0}
+                env.locals[spec.slot] = slot
+            if len(slot["picked"]) == len(slot["seats"]):
+                return spec.resolve_pc
+            return PAUSE
+        seat = spec.seat(env) if spec.seat is not None else st.current
+        self.seat_index(seat)
+        if not self.game.options_for(st, spec, seat, env):
+            return spec.none.pc if spec.none is not None else spec.after.pc
+        return PAUSE
+
+    def resolve_simultaneous(self, spec: ChoiceSpec) -> int:
+        env = self.env
+        slot = env.locals[spec.slot]
+        order = slot["seats"]
+        i = slot["next"]
+        if i == 0:
+            for s in order:
+                k, values = slot["picked"][str(s)]
+                notation = spec.render(env, s, (k, tuple(values)), label=False)
+                self.state.append_log(("say", f"{self.game.seat_name(s)} revealed {notation}",
+                                       None))
+        if i >= len(order):
+            del env.locals[spec.slot]
+            return spec.after.pc
+        env.locals[spec.slot] = {**slot, "next": i + 1}
+        seat = order[i]
+        k, values = slot["picked"][str(seat)]
+        env.locals.update(spec.bind(env, seat, (k, tuple(values))))
+        return spec.kinds[k].entry.pc
+
+    def decide(self, spec: ChoiceSpec, seat: int, option: tuple[int, tuple]) -> None:
+        """Carry out one seat's choice (already checked legal), then run on."""
+        st = self.state
+        env = self.env
+        st.decisions += 1
+        if st.decisions > self.game.budgets.decisions_per_game:
+            raise RuleError(f"the game went past {self.game.budgets.decisions_per_game} "
+                            "decisions (budgets.decisions_per_game)")
+        notation = spec.render(env, seat, option, label=False)
+        st.append_log(("decision", seat, notation, spec.secret))
+        st._cache = None
+        if spec.simultaneous:
+            slot = env.locals[spec.slot]
+            picked = {**slot["picked"], str(seat): [option[0], list(option[1])]}
+            env.locals[spec.slot] = {**slot, "picked": picked}
+            if len(picked) < len(slot["seats"]):
+                return
+            st.frames[-1][0] = spec.resolve_pc
+        else:
+            env.locals.update(spec.bind(env, seat, option))
+            st.frames[-1][0] = spec.kinds[option[0]].entry.pc
+        self.run()
+
+    # -- retry (setup under constraints) -------------------------------------------------
+    def snapshot(self) -> State:
+        return self.state.copy()
+
+    def restore(self, snap: State) -> None:
+        st = self.state
+        st.sites = [x[:] for x in snap.sites]
+        st.loc = snap.loc[:]
+        st.vars = snap.vars.copy()
+        st.seat_vars = {k: v[:] for k, v in snap.seat_vars.items()}
+        st.triggers = [t[:] for t in snap.triggers]
+        st.log = snap.log
+        self.env.cache.clear()
+
+
+def check_pending(game: Game, state: State, seat: int) -> ChoiceSpec:
+    """The decision waiting for `seat`, or IllegalMove explaining why there is none."""
+    if state.over:
+        raise IllegalMove("the game is over")
+    spec = game.choices.get(state.frames[-1][0])
+    if spec is None:
+        raise IllegalMove("no decision is pending")
+    if seat not in game.deciding_seats(state):
+        raise IllegalMove(f"it is not {game.seat_name(seat)}'s decision")
+    return spec

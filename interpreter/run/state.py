@@ -1,0 +1,130 @@
+"""The game state as plain data.
+
+Everything that changes during a game is here and nothing else: where every piece is,
+variables, the machine's frames (so a game can pause inside an effect), the seeded
+random generator, the decision log. ``to_json``/``from_json`` round-trip exactly and
+``copy`` is cheap, because agents copy states many thousands of times.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LogEntry = tuple
+"""("decision", seat, notation, secret) or ("say", text, seats-or-None)."""
+
+
+
+class State:
+    """One moment of one game. Mutated only by the machine; everyone else copies."""
+
+    __slots__ = ("_cache", "current", "decisions", "frames", "log", "loc", "over", "players",
+                 "reason", "rng", "seat_vars", "sites", "triggers", "turn", "vars", "winners")
+
+    players: int
+    sites: list[list[int]]
+    loc: list[int]
+    vars: dict[str, Any]
+    seat_vars: dict[str, list[Any]]
+    frames: list[list[Any]]
+    triggers: list[list[Any]]
+    rng: int
+    current: int
+    turn: int
+    decisions: int
+    log: tuple | None
+    over: bool
+    winners: list[int] | None
+    reason: str | None
+    _cache: dict[int, Any] | None
+
+    def copy(self) -> State:
+        s = object.__new__(State)
+        s.players = self.players
+        s.sites = [x[:] for x in self.sites]
+        s.loc = self.loc[:]
+        s.vars = self.vars.copy()
+        s.seat_vars = {k: v[:] for k, v in self.seat_vars.items()}
+        s.frames = [[f[0], f[1].copy()] for f in self.frames]
+        s.triggers = [t[:] for t in self.triggers]
+        s.rng = self.rng
+        s.current = self.current
+        s.turn = self.turn
+        s.decisions = self.decisions
+        s.log = self.log
+        s.over = self.over
+        s.winners = self.winners
+        s.reason = self.reason
+        s._cache = None
+        return s
+
+    def log_entries(self) -> list[LogEntry]:
+        out: list[LogEntry] = []
+        node = self.log
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    def append_log(self, entry: LogEntry) -> None:
+        self.log = (entry, self.log)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "sites": [x[:] for x in self.sites],
+            "vars": _plain(self.vars),
+            "seat_vars": _plain(self.seat_vars),
+            "frames": [[f[0], _plain(f[1])] for f in self.frames],
+            "triggers": [t[:] for t in self.triggers],
+            "rng": self.rng,
+            "current": self.current,
+            "turn": self.turn,
+            "decisions": self.decisions,
+            "log": [list(e) for e in self.log_entries()],
+            "over": self.over,
+            "winners": None if self.winners is None else list(self.winners),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], n_pieces: int) -> State:
+        s = object.__new__(State)
+        s.players = int(data["players"])
+        s.sites = [list(x) for x in data["sites"]]
+        s.vars = dict(data["vars"])
+        s.seat_vars = {k: list(v) for k, v in data["seat_vars"].items()}
+        s.frames = [[int(f[0]), dict(f[1])] for f in data["frames"]]
+        s.triggers = [list(t) for t in data["triggers"]]
+        s.rng = int(data["rng"])
+        s.current = int(data["current"])
+        s.turn = int(data["turn"])
+        s.decisions = int(data["decisions"])
+        s.log = None
+        for e in data["log"]:
+            s.log = (tuple(e), s.log)
+        s.over = bool(data["over"])
+        s.winners = None if data["winners"] is None else list(data["winners"])
+        s.reason = data["reason"]
+        s._cache = None
+        s.loc = locate_pieces(s.sites, n_pieces)
+        return s
+
+
+def locate_pieces(sites: list[list[int]], n_pieces: int) -> list[int]:
+    """Rebuild the piece → place index from the places (derived, not saved)."""
+    loc = [-1] * n_pieces
+    for i, stack in enumerate(sites):
+        for p in stack:
+            loc[p] = i
+    return loc
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready copy: tuples become lists, keys become text."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
