@@ -192,6 +192,8 @@ class Game:
         self.triggers: list[TriggerInfo] = []
         self.variables: dict[str, VariableInfo] = {}
         self.first_seat: Compiled = lambda env: 1
+        self.turn_pc = 0
+        """Where a turn starts in the program (scenario positions begin here)."""
 
     # -- facts --------------------------------------------------------------------------
     @property
@@ -275,6 +277,13 @@ class Game:
             else:
                 st.vars[var.id] = var.initial(env)
         return st
+
+    def start_turn(self, state: State, seat: int) -> None:
+        """Begin `seat`'s turn on a state built by hand (a scenario's position) and run
+        to the first decision. The state must come from ``blank_state``."""
+        state.current = seat
+        state.frames = [[self.turn_pc, {}]]
+        Machine(self, state).run()
 
     def state_from_json(self, data: dict[str, Any]) -> State:
         return State.from_json(data, self.n_pieces)
@@ -853,6 +862,7 @@ class _Compiler:
         g.program = b.program
         g.choices = b.choices
         g.first_seat = first
+        g.turn_pc = turn.pc
 
     def endings(self) -> None:
         g = self.game
