@@ -1,0 +1,57 @@
+"""Random playouts per second and decisions per second for each bundled game.
+
+A benchmark, not a test: run it by hand, before and after a change to the hot path.
+
+    python benchmarks/playouts.py                 # every bundled game, default options
+    python benchmarks/playouts.py caldera -n 200 --players 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from interpreter.api import load, load_game
+from interpreter.load.catalog import bundled_names
+from interpreter.run.playout import make_agents, play_game
+
+
+def bench(name: str, games: int, players: int | None, repeats: int) -> dict[str, float]:
+    game = load_game(name)
+    players = game.check_players(players)
+    rates, decision_rates = [], []
+    for r in range(repeats):
+        decisions = 0
+        started = time.perf_counter()
+        for i in range(games):
+            seed = r * games + i
+            result = play_game(game, players, seed, make_agents(players, seed), keep_state=False)
+            decisions += len(result.decisions)
+        elapsed = time.perf_counter() - started
+        rates.append(games / elapsed)
+        decision_rates.append(decisions / elapsed)
+    return {"players": players, "playouts_per_s": statistics.median(rates),
+            "decisions_per_s": statistics.median(decision_rates),
+            "decisions_per_game": decisions / games}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", help="bundled game names (default: all)")
+    parser.add_argument("-n", type=int, default=100, help="playouts per repeat")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--repeats", type=int, default=3, help="the median is reported")
+    args = parser.parse_args()
+    names = args.games or bundled_names()
+    print(f"{'game':<16}{'seats':>6}{'playouts/s':>12}{'decisions/s':>13}{'dec/game':>10}")
+    for name in names:
+        load(name)
+        r = bench(name, args.n, args.players, args.repeats)
+        print(f"{name:<16}{r['players']:>6}{r['playouts_per_s']:>12.1f}"
+              f"{r['decisions_per_s']:>13.0f}{r['decisions_per_game']:>10.1f}")
+
+
+if __name__ == "__main__":
+    main()
