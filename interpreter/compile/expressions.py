@@ -115,7 +115,8 @@ def _guard_size(value: Any) -> Any:
 
 def _safe_binop(fn: Callable[[Any, Any], Any], symbol: str) -> Callable[[Any, Any], Any]:
     def apply(a: Any, b: Any) -> Any:
-        if symbol == "*" and (isinstance(a, list | str | tuple) or isinstance(b, list | str | tuple)):
+        sequences = list | str | tuple
+        if symbol == "*" and (isinstance(a, sequences) or isinstance(b, sequences)):
             n = b if isinstance(b, int) else a
             seq = a if isinstance(b, int) else b
             if isinstance(n, int) and n * len(seq) > MAX_SEQUENCE:
@@ -154,7 +155,8 @@ class _Compiler:
     def compile(self, node: ast.AST) -> Compiled:
         method = getattr(self, "c_" + type(node).__name__, None)
         if method is None:
-            raise self.fail(node, f"'{_describe_node(node)}' is not part of the expression language",
+            raise self.fail(node,
+                            f"'{_describe_node(node)}' is not part of the expression language",
                             expected="names, numbers, text, comparisons, and/or/not, + - * // %, "
                                      "function calls, piece.attribute, list[index], "
                                      "[x for x in list if condition]")

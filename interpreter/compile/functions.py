@@ -108,6 +108,22 @@ def f_cells(env: Any, zone: Any) -> list[int]:
     return sites_in_play(env.state.players)
 
 
+def f_above(env: Any, piece: Any) -> list[int]:
+    """The pieces on top of a piece in its stack, nearest first."""
+    if piece is None:
+        return []
+    stack = env.state.sites[f_place_of(env, piece)]
+    return stack[stack.index(piece) + 1:]
+
+
+def f_below(env: Any, piece: Any) -> list[int]:
+    """The pieces under a piece in its stack, nearest first."""
+    if piece is None:
+        return []
+    stack = env.state.sites[f_place_of(env, piece)]
+    return stack[:stack.index(piece)][::-1]
+
+
 def f_place_of(env: Any, piece: Any) -> int | None:
     if piece is None:
         return None
@@ -362,6 +378,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     _fn("pieces", f_pieces, 1, 1, "the pieces in {0}", "pieces(place | zone | list of places)",
         site_args=(0,)),
     _fn("cells", f_cells, 1, 1, "the places of {0}", "cells(zone): its squares or slots"),
+    _fn("above", f_above, 1, 1, "the pieces on top of {0}", "above(piece): nearest first"),
+    _fn("below", f_below, 1, 1, "the pieces under {0}", "below(piece): nearest first"),
     _fn("place_of", f_place_of, 1, 1, "the place of {0}", "place_of(piece)"),
     _fn("zone_of", f_zone_of, 1, 1, "the zone of {0}", "zone_of(place)", site_args=(0,)),
     _fn("zone_of_piece", f_zone_of_piece, 1, 1, "the zone {0} is in", "zone_of_piece(piece)"),

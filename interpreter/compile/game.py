@@ -77,6 +77,7 @@ class ZoneInfo:
     reveal_at_end: bool = True
     description: str | None = None
     triggers: list[int] = field(default_factory=list)
+    conceal: Compiled | None = None
 
     def site_for(self, seat: int, index: int = 0) -> int:
         return self.first + (seat - 1) * self.per_owner + index
@@ -548,7 +549,7 @@ class _Compiler:
 
     def inline_definition(self, name: str, bound: dict[str, Compiled]) -> Compiled:
         """The body of a definition with its parameters replaced by the caller's values."""
-        params, body = self.def_bodies[name]
+        _, body = self.def_bodies[name]
         if name in self.compiling:
             raise ExpressionError(f"definition '{name}' refers to itself "
                                   f"({' → '.join([*self.compiling, name])})")
@@ -615,7 +616,7 @@ class _Compiler:
 
     # -- the parts ----------------------------------------------------------------------
     def add_global(self, name: str, value: Compiled, what: str, loc: Any) -> None:
-        if name in self.globals or name in FUNCTIONS:
+        if name in self.globals or name in FUNCTIONS or name in self.def_bodies:
             self.error(f"{what} '{name}' has the same name as something else in the ruleset "
                        "or a built-in", loc)
             return
@@ -660,7 +661,8 @@ class _Compiler:
             for v in a.values:
                 if v in a.names:
                     g.value_names[v] = a.names[v]
-                if isinstance(v, str) and _IDENT.match(v) and v not in self.globals:
+                if (isinstance(v, str) and _IDENT.match(v) and v not in self.globals
+                        and v not in self.def_bodies):
                     self.globals[v] = (lambda val: lambda env: val)(v)
             for mapping, what in ((a.names, "names"), (a.short, "short"), (a.styles, "styles")):
                 for v in mapping:
@@ -673,7 +675,6 @@ class _Compiler:
             for attr in g.attribute_order:
                 values = ps.each.get(attr)
                 if values is None:
-                    self.error(f"set '{ps.id}' gives no values for attribute '{attr}'", ps.loc)
                     values = [None]
                 for v in values:
                     if v is not None and v not in decl.attributes[attr].values:
@@ -685,13 +686,15 @@ class _Compiler:
                 if attr not in decl.attributes:
                     self.error(f"set '{ps.id}' names an unknown attribute '{attr}'", ps.loc,
                                did_you_mean(attr, decl.attributes))
-            for _ in range(ps.count):
+            copies = self.constant(ps.count, f"set '{ps.id}' count", 1)
+            for _ in range(copies):
                 for combo in itertools.product(*combos_axes):
                     for attr, v in zip(g.attribute_order, combo, strict=True):
                         g.attributes[attr].append(v)
                     g.piece_kind.append(tuple(combo))
                     names = {a: g.value_names.get(v, str(v))
-                             for a, v in zip(g.attribute_order, combo, strict=True)}
+                             for a, v in zip(g.attribute_order, combo, strict=True)
+                             if v is not None}
                     if decl.name:
                         try:
                             g.piece_names.append(string.Formatter().vformat(decl.name, (), names))
@@ -703,6 +706,8 @@ class _Compiler:
                         g.piece_names.append(" ".join(names.values()))
                     code = []
                     for attr, v in zip(g.attribute_order, combo, strict=True):
+                        if v is None:
+                            continue
                         shorts = decl.attributes[attr].short
                         code.append(str(shorts.get(v, v)) if shorts else str(v))
                     g.piece_codes.append("".join(code))
@@ -733,13 +738,9 @@ class _Compiler:
                             name = f"{z.id}:{name}"
                     else:
                         g.site_rc.append(None)
-                        if info.kind == "slots":
-                            name = f"{z.id}:{i + 1}"
-                        else:
-                            name = z.id
+                        name = f"{z.id}:{i + 1}" if info.kind == "slots" else z.id
                     if z.per_seat:
-                        name = f"{name}[{owner + 1}]" if info.kind == "pile" else (
-                            f"{name}[{owner + 1}]")
+                        name = f"{name}[{owner + 1}]"
                     g.site_name.append(name)
                     g.site_by_name[name] = site
             if z.per_seat or info.kind != "pile":
@@ -864,6 +865,11 @@ class _Compiler:
         g.first_seat = first
         g.turn_pc = turn.pc
 
+    def concealment(self) -> None:
+        for z in self.rs.zones:
+            if z.conceal is not None and z.id in self.game.zones:
+                self.game.zones[z.id].conceal = self.expr(z.conceal, ["piece", "place", "viewer"])
+
     def endings(self) -> None:
         g = self.game
         for rule in self.rs.end:
@@ -877,11 +883,11 @@ class _Compiler:
     def run(self, given: dict[str, Any]) -> Game:
         self.builtins()
         self.options(given)
+        self.collect_definitions()
         starts = self.pieces()
         self.zones()
         self.place_pieces(starts)
         self.variables()
-        self.collect_definitions()
         for name, (params, body) in self.def_bodies.items():
             if not params:
                 try:
@@ -895,6 +901,7 @@ class _Compiler:
                 except ExpressionError as exc:
                     self.diagnostics.append(located(exc, body.loc, self.source))
         self.program()
+        self.concealment()
         self.endings()
         if self.diagnostics:
             raise RulesetError(_sorted_unique(self.diagnostics))
@@ -959,7 +966,8 @@ def coerce_option(decl: OptionDecl, value: Any) -> Any:
             number = int(text)
         except ValueError:
             raise UsageError(f"option '{decl.id}' takes a whole number, not '{text}'") from None
-        if decl.min is not None and number < decl.min or decl.max is not None and number > decl.max:
+        if (decl.min is not None and number < decl.min) or (
+                decl.max is not None and number > decl.max):
             raise UsageError(f"option '{decl.id}' must be between {decl.min} and {decl.max}")
         return number
     choices = decl.choices or []

@@ -99,6 +99,18 @@ class ChoiceSpec:
                     if where is None or where(env):
                         out.append((k, (v,)))
                 continue
+            if n == 2:
+                name0, name1 = names
+                where, lets, source1 = kind.where, kind.lets, sources[1]
+                for v0 in sources[0](env) or ():
+                    temps[name0] = v0
+                    for v1 in source1(env) or ():
+                        temps[name1] = v1
+                        for name, value in lets:
+                            temps[name] = value(env)
+                        if where is None or where(env):
+                            out.append((k, (v0, v1)))
+                continue
             self._combine(env, kind, k, 0, [], out)
         if len(out) > 1:
             try:

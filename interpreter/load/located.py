@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler
-from pydantic import model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    model_validator,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
@@ -21,7 +26,7 @@ class _LocatedText:
 
     __slots__ = ("loc", "text")
     kind: ClassVar[str] = "text"
-    json_types: ClassVar[list[str]] = ["string"]
+    json_types: ClassVar[tuple[str, ...]] = ("string",)
     description: ClassVar[str] = ""
 
     def __init__(self, text: str, loc: Location | None = None) -> None:
@@ -78,7 +83,7 @@ class Expr(_LocatedText):
     """An expression: a condition or computed value, compiled once at load."""
 
     kind = "an expression (text, a number or true/false)"
-    json_types = ["string", "number", "boolean"]
+    json_types = ("string", "number", "boolean")
     description = "An expression, e.g. `top(c).size == piece.size` or `count(captured[seat]) > 3`."
 
 
@@ -86,7 +91,7 @@ class Template(_LocatedText):
     """Text with `{expression}` parts, for notations, labels and messages."""
 
     kind = "a text template"
-    json_types = ["string"]
+    json_types = ("string",)
     description = "Text in which `{expression}` parts are filled in, e.g. `{cellname(c)}-{d}`."
 
 
@@ -94,7 +99,7 @@ class Name(_LocatedText):
     """A reference to something the ruleset declares (a zone, a variable, a procedure)."""
 
     kind = "a name"
-    json_types = ["string"]
+    json_types = ("string",)
     description = "The id of something declared elsewhere in the ruleset."
 
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from interpreter.load.located import Expr, Name, Node, Template
+from interpreter.load.located import Expr, Name, Node
 from interpreter.primitives import Block
 
 Visibility = Literal["everyone", "owner", "nobody"]
@@ -63,7 +63,8 @@ class AttributeDecl(Node):
     short: dict[int | str, str] = Field(default_factory=dict,
                                         description="one or two letters for boards, e.g. 3: L")
     styles: dict[int | str, str] = Field(default_factory=dict,
-                                         description="terminal style of a value, e.g. red: bold red")
+                                         description="terminal style of a value, "
+                                                     "e.g. red: bold red")
 
 
 class PieceSet(Node):
@@ -71,8 +72,11 @@ class PieceSet(Node):
 
     id: str
     label: str | None = None
-    count: int = Field(default=1, ge=1, description="how many such sets")
-    each: dict[str, list[int | str]] = Field(description="attribute: values to combine")
+    count: Expr = Field(default_factory=lambda: Expr("1"),
+                        description="how many such sets (may depend on options)")
+    each: dict[str, list[int | str]] = Field(
+        description="attribute: values to combine; an attribute left out has no value "
+                    "(null) on these pieces")
     start: Name = Field(description="the zone the pieces begin in (before setup)")
     seat: int | None = Field(default=None, ge=1, description="with a per-seat start zone: "
                              "whose pile the pieces begin in")
@@ -104,6 +108,10 @@ class ZoneDecl(Node):
     contents: Visibility = Field(default="everyone", description="who sees which pieces")
     count: Visibility = Field(default="everyone", description="who sees how many pieces")
     reveal_at_end: bool = True
+    conceal: Expr | None = Field(
+        default=None,
+        description="pieces for which this holds are shown to nobody, only as hidden "
+                    "pieces (uses `piece`, `place`, `viewer`), e.g. a die under a cover")
     description: str | None = None
 
 

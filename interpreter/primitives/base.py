@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, ClassVar
 from interpreter.load.located import Node
 
 if TYPE_CHECKING:
-    from interpreter.compile.program import ProgramBuilder
     from interpreter.compile.english import Describer
+    from interpreter.compile.program import ProgramBuilder
 
 
 class Primitive(Node):

@@ -18,6 +18,7 @@ from interpreter.primitives.base import Primitive
 if TYPE_CHECKING:
     from interpreter.compile.english import Describer
     from interpreter.compile.program import ProgramBuilder
+    from interpreter.primitives import Block
 
 
 class OptionDef(Node):

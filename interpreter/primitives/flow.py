@@ -13,6 +13,7 @@ from interpreter.primitives.base import Primitive
 if TYPE_CHECKING:
     from interpreter.compile.english import Describer
     from interpreter.compile.program import ProgramBuilder
+    from interpreter.primitives import Block
     from interpreter.run.machine import Machine
 
 SWITCH = -2  # the instruction changed frames itself

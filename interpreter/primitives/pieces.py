@@ -24,7 +24,8 @@ class Move(Primitive):
     """
 
     keyword: ClassVar[str] = "move"
-    summary: ClassVar[str] = "Move a piece (or a list of pieces) onto the top (or bottom) of a place."
+    summary: ClassVar[str] = "Move a piece (or a list of pieces) onto the top (or bottom) of a "\
+        "place."
     move: Expr = Field(description="the piece, or a list of pieces")
     to: Expr = Field(description="the place (square, pile, slot) it goes to")
     at: Literal["top", "bottom"] = "top"

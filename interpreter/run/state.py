@@ -18,8 +18,24 @@ LogEntry = tuple
 class State:
     """One moment of one game. Mutated only by the machine; everyone else copies."""
 
-    __slots__ = ("_cache", "current", "decisions", "frames", "log", "loc", "over", "players",
-                 "reason", "rng", "seat_vars", "sites", "triggers", "turn", "vars", "winners")
+    __slots__ = (
+        "_cache",
+        "current",
+        "decisions",
+        "frames",
+        "loc",
+        "log",
+        "over",
+        "players",
+        "reason",
+        "rng",
+        "seat_vars",
+        "sites",
+        "triggers",
+        "turn",
+        "vars",
+        "winners",
+    )
 
     players: int
     sites: list[list[int]]

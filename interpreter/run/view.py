@@ -16,6 +16,9 @@ from interpreter.run.state import State
 if TYPE_CHECKING:
     from interpreter.compile.game import Game, ZoneInfo
 
+HIDDEN_PIECE: dict[str, Any] = {"hidden": True}
+"""How a concealed piece appears: there is a piece, and nothing more is known."""
+
 SPECTATOR = 0
 """A seat number for someone who sits at no seat (sees only what everyone sees)."""
 
@@ -31,7 +34,8 @@ def _may_see(rule: str, owner: int | None, seat: int, over: bool, reveal: bool) 
 
 
 def describe_piece(game: Game, piece: int) -> dict[str, Any]:
-    return {attr: game.attributes[attr][piece] for attr in game.attribute_order}
+    return {attr: game.attributes[attr][piece] for attr in game.attribute_order
+            if game.attributes[attr][piece] is not None}
 
 
 def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> dict[str, Any]:
@@ -42,7 +46,17 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> di
         out["count"] = len(stack)
     if _may_see(zone.contents, owner, seat, state.over, zone.reveal_at_end):
         out["count"] = len(stack)
-        out["pieces"] = [describe_piece(game, p) for p in stack]
+        conceal = None if state.over and zone.reveal_at_end else zone.conceal
+        if conceal is None:
+            out["pieces"] = [describe_piece(game, p) for p in stack]
+        else:
+            env = game.env(state)
+            env.temps["place"], env.temps["viewer"] = site, seat
+            shown = []
+            for p in stack:
+                env.temps["piece"] = p
+                shown.append(HIDDEN_PIECE if conceal(env) else describe_piece(game, p))
+            out["pieces"] = shown
     return out
 
 
