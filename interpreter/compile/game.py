@@ -704,15 +704,20 @@ class _Compiler:
                             g.piece_names.append(" ".join(names.values()))
                     else:
                         g.piece_names.append(" ".join(names.values()))
-                    code = []
-                    for attr, v in zip(g.attribute_order, combo, strict=True):
-                        if v is None:
-                            continue
-                        shorts = decl.attributes[attr].short
-                        code.append(str(shorts.get(v, v)) if shorts else str(v))
-                    g.piece_codes.append("".join(code))
+                    g.piece_codes.append(self.piece_code(combo))
                     starts.append((ps.start.text, ps.seat, ps.start.loc))
         return starts
+
+    def piece_code(self, combo: tuple) -> str:
+        """A short code: the `short` names of the attributes that have them (e.g. rL),
+        else all values joined by dashes."""
+        attrs = self.rs.pieces.attributes
+        order = self.game.attribute_order
+        with_shorts = [(a, v) for a, v in zip(order, combo, strict=True)
+                       if v is not None and attrs[a].short]
+        if with_shorts:
+            return "".join(str(attrs[a].short.get(v, v)) for a, v in with_shorts)
+        return "-".join(str(v) for v in combo if v is not None)
 
     def zones(self) -> None:
         g = self.game
