@@ -10,6 +10,7 @@ ruleset at load time, so a typo is a located error before any game starts.
 from __future__ import annotations
 
 import ast
+import itertools
 import keyword
 import operator
 import re
@@ -314,15 +315,23 @@ class _Compiler:
             raise self.fail(node, f"pieces have no attribute '{attr}'",
                             did_you_mean(attr, self.scope.attributes),
                             expected="one of: " + ", ".join(sorted(self.scope.attributes)))
+        literal = node.value
+        if isinstance(literal, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp
+                      | ast.Compare | ast.BoolOp) or (
+                isinstance(literal, ast.Constant) and literal.value is not None):
+            raise self.fail(node, f"'.{attr}' reads an attribute of a piece, and "
+                            f"'{ast.unparse(literal)}' is not a piece")
         inner = self.compile(node.value)
 
         def get(env: Any) -> Any:
             piece = inner(env)
             if piece is None:
                 return None
+            if type(piece) is not int or piece < 0:  # not bool, text, or a negative index
+                raise RuleError(f"'.{attr}' needs a piece, got {_kind(piece)}")
             try:
                 return table[piece]
-            except (IndexError, TypeError):
+            except IndexError:
                 raise RuleError(f"'.{attr}' needs a piece, got {_kind(piece)}") from None
         return get
 
@@ -468,7 +477,14 @@ class _Compiler:
         parts = self._single_loop(node)
         if parts is None:
             gen = self._comprehension(node)
-            return lambda env: _guard_size(list(gen(env)))
+
+            def build_nested(env: Any) -> list:
+                items = gen(env)
+                try:  # stop at the size limit instead of building a huge list first
+                    return _guard_size(list(itertools.islice(items, MAX_SEQUENCE + 1)))
+                finally:
+                    items.close()  # type: ignore[attr-defined]
+            return build_nested
         name, source, conds, element = parts
 
         def build(env: Any) -> list:

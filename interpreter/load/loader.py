@@ -80,7 +80,7 @@ def _diagnose(exc: ValidationError, tree: Any, source: Source) -> list[Diagnosti
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])
         kind = err["type"]
-        where = locate(tree, loc)
+        where = locate(tree, loc, key=kind == "extra_forbidden")
         key = (str(where), kind)
         if key in seen:
             continue

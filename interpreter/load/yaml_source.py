@@ -132,7 +132,9 @@ def parse_yaml(text: str, path: str) -> tuple[Any, Source]:
         ) from None
     except YAMLError as exc:
         raise RulesetError([source.diagnostic(f"YAML error: {exc}", None)]) from None
-    return _convert(raw, path, Location(path, 1, 1)), source
+    lc = getattr(raw, "lc", None)
+    root = _loc(path, lc.line, lc.col) if lc is not None else Location(path, 1, 1)
+    return _convert(raw, path, root), source
 
 
 def read_yaml(path: str | Path) -> tuple[Any, Source]:
@@ -147,17 +149,22 @@ def read_yaml(path: str | Path) -> tuple[Any, Source]:
     return parse_yaml(text, str(p))
 
 
-def locate(tree: Any, loc_path: tuple[Any, ...]) -> Location | None:
-    """Follow a pydantic error path through the located tree to the closest node."""
+def locate(tree: Any, loc_path: tuple[Any, ...], key: bool = False) -> Location | None:
+    """Follow a pydantic error path through the located tree to the closest node
+    (with `key`, to the last key itself rather than its value: for unknown keys)."""
     node = tree
     best: Location | None = getattr(tree, "loc", None)
-    for step in loc_path:
+    for i, step in enumerate(loc_path):
         if isinstance(node, LocatedDict) and step in node:
             best = node.key_locs.get(step, best)
+            if key and i == len(loc_path) - 1:
+                return best
             child = node[step]
             child_loc = getattr(child, "loc", None)
             if isinstance(child, (LocatedStr, LocatedDict, LocatedList)) and child_loc is not None:
                 best = child_loc
+            if i < len(loc_path) - 1 and not isinstance(child, (LocatedDict, LocatedList)):
+                continue  # an effect's keyword is both its union tag and a key: stay here
             node = child
         elif isinstance(node, LocatedList) and isinstance(step, int) and 0 <= step < len(node):
             best = node.item_locs[step]

@@ -244,9 +244,12 @@ class Call(Primitive):
 
     def compile(self, b: ProgramBuilder) -> None:
         entry, params = b.procedure(self.call)
+        known = self.call.text in b.procedures
         args: list[tuple[str, Any]] = []
         for key, e in self.with_.items():
             if key not in params:
+                if not known:
+                    continue  # the unknown procedure is already reported
                 b.error(f"procedure '{self.call}' has no parameter '{key}'", e.loc,
                         hint=b.hint(key, params))
                 continue
