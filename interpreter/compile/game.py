@@ -195,6 +195,9 @@ class Game:
         self.first_seat: Compiled = lambda env: 1
         self.turn_pc = 0
         """Where a turn starts in the program (scenario positions begin here)."""
+        self._compiler: _Compiler | None = None
+        """Kept so expressions written outside the ruleset (scenario expectations) can
+        be compiled later with the ruleset's own names."""
 
     # -- facts --------------------------------------------------------------------------
     @property
@@ -414,6 +417,20 @@ class Game:
     def describe_option_value(self, value: Any) -> str:
         return show_value(self, value)
 
+    def compile_expression(self, text: str, temps: Iterable[str] = (),
+                           local_names: Iterable[str] = ()) -> Compiled:
+        """Compile an expression written outside the ruleset (e.g. a scenario's
+        expectation) against the ruleset's scope: its definitions, variables, zones and
+        options. Raises ExpressionError (offset within `text`) when it does not compile."""
+        compiler = self._compiler
+        if compiler is None:
+            raise ExpressionError("this game was not compiled from a ruleset")
+        before = len(compiler.diagnostics)
+        try:
+            return compile_expression(text, compiler.scope(temps, local_names))
+        finally:
+            del compiler.diagnostics[before:]
+
 
 def normalize_notation(text: str) -> str:
     return " ".join(text.strip().lower().split())
@@ -450,6 +467,7 @@ class _Compiler:
         self.source = loaded.source
         self.diagnostics: list[Diagnostic] = []
         self.game = Game(loaded, options)
+        self.game._compiler = self
         self.globals: dict[str, Compiled] = {}
         self.definitions: dict[str, Callable[[list[Compiled]], Compiled]] = {}
         self.def_bodies: dict[str, tuple[list[str], Expr]] = {}

@@ -1,0 +1,120 @@
+"""The scenario-test file: named cases that pin down how a ruleset plays.
+
+A tests file sits next to its ruleset as ``<game>.tests.yaml`` (``tabletop test``
+runs them all). It is read with the same located YAML as rulesets, so every mistake
+is reported as ``file:line:col: error: ...`` with a did-you-mean hint.
+
+Format::
+
+    ruleset: caldera          # optional: a bundled game's name or a path relative to
+                              # this file; default: the ruleset named like this file
+    players: 2                # optional defaults for every case (a case may override)
+    options: {power_play: true}
+
+    cases:
+      - name: a cap moves in all eight directions    # say which rule the case pins
+        note: free text, e.g. the rulebook sentence this case checks (optional)
+        players: 2            # default: the game's minimum number of seats
+        options: {power_play: false}   # merged over the file's options
+
+        # The start: EITHER a seed (the real set-up, run with that random seed) ...
+        seed: 3
+        # ... OR a position built by hand. All pieces start where the ruleset's sets
+        # start them; each place named here then holds exactly the pieces listed,
+        # bottom first (the pieces are taken from wherever they are). Places are named
+        # as the game names them: a square ("b2"), a pile ("box"), a seat's pile
+        # ("captured[1]"); or group them under their zone: a grid's squares by name,
+        # a per-seat zone's places by seat number.
+        position:
+          board:
+            b2: [red small, red medium, red large, black small]
+            c3: []
+          captured:
+            1: [red large]
+          e5: [blue small]               # a place named directly
+        turn: 1               # with a position: whose turn it is (default 1)
+
+        variables:            # optional: set ruleset variables (expressions, evaluated
+          quiet_turns: 3      # on the start state); per-seat ones as {seat: value}
+
+        moves:                # decisions applied in order, by their notation; the
+          - b2-ne             # deciding seat makes them ("2: b2-ne" or {2: b2-ne}
+          - "2: c1-n"         # names the seat, needed when several seats decide)
+
+        # What must hold afterwards (all are optional; every failure is reported):
+        expect:               # expressions over the resulting state, in the ruleset's
+          - height('b2') == 3 # own language: its definitions, variables and zones
+          - trios(1) == 0     # can be used (and the turn's local values, if any)
+        seat: 1               # whose options the checks below are about
+                              # (default: the one seat that must decide now)
+        legal: [a1-n, a1-e]   # exactly these options are legal (order does not matter)
+        legal_includes: [a1-n]
+        legal_excludes: [a1-s]
+        illegal: [b2-ne]      # each is refused if tried ("1: ..." to try it as seat 1)
+        deciding: [2]         # exactly these seats must decide now
+        over: true            # the game is (or with false: is not) over
+        winners: [1]          # the game is over with exactly these winners
+        log_includes: ["Eruption from b2"]  # text found in the game's log lines
+        log_excludes: ["captures"]          # text found in none of them
+
+Pieces are named by the game's piece names (``red large``) or short codes (``rL``).
+Notations are those the game shows for its options (``tabletop play`` lists them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from interpreter.load.located import Expr, Node, _LocatedText
+
+
+class Text(_LocatedText):
+    """A word of the tests file (a piece, a place, a notation) with its position."""
+
+    kind = "text"
+    json_types = ("string", "number")
+    description = "Text: a piece name, a place name or a move's notation."
+
+
+PieceList = list[Text]
+Position = dict[Text, PieceList | dict[Text, PieceList]]
+Moves = list[Text | dict[int, Text]]
+
+
+class Case(Node):
+    """One named scenario: a start, decisions, and what must hold afterwards."""
+
+    name: str = Field(description="which rule this case pins down")
+    note: str | None = Field(default=None, description="free text for the reader")
+    players: int | None = Field(default=None, description="number of seats")
+    options: dict[str, Any] = Field(default_factory=dict, description="option values")
+    seed: int | None = Field(default=None, description="start from the real set-up")
+    position: Position | None = Field(default=None, description="start from this position")
+    turn: int | None = Field(default=None, description="whose turn the position starts at")
+    variables: dict[Text, Expr | dict[int, Expr]] = Field(default_factory=dict)
+    moves: Moves = Field(default_factory=list, description="notations applied in order")
+    expect: list[Expr] = Field(default_factory=list, description="must all be true")
+    seat: int | None = Field(default=None, description="whose options are checked")
+    legal: list[Text] | None = Field(default=None, description="exactly these are legal")
+    legal_includes: list[Text] = Field(default_factory=list)
+    legal_excludes: list[Text] = Field(default_factory=list)
+    illegal: list[Text] = Field(default_factory=list, description="each must be refused")
+    deciding: list[int] | None = Field(default=None, description="exactly these seats decide")
+    over: bool | None = None
+    winners: list[int] | None = None
+    log_includes: list[str] = Field(default_factory=list)
+    log_excludes: list[str] = Field(default_factory=list)
+
+
+class ScenarioFile(Node):
+    """A whole tests file: the ruleset it tests, shared defaults, and the cases."""
+
+    ruleset: str | None = Field(default=None, description="bundled game name or path")
+    players: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    cases: list[Case]
+
+
+__all__ = ["Case", "ScenarioFile", "Text"]
