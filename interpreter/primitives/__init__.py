@@ -18,14 +18,17 @@ from pydantic import Discriminator, Tag
 from interpreter.primitives.base import Primitive
 from interpreter.primitives.chance import Arrange
 from interpreter.primitives.decisions import Choose, OptionDef
+from interpreter.primitives.dispatch import Match
 from interpreter.primitives.ending import EndGame, Say
 from interpreter.primitives.flow import Add, Call, ForEach, If, Let, Repeat, Retry, Set, While
 from interpreter.primitives.pieces import Move, Shuffle, Swap
+from interpreter.primitives.stacks import Create, Destroy, Grow, Recolor, Shrink
 
 PRIMITIVES: dict[str, type[Primitive]] = {
     cls.keyword: cls
     for cls in (Let, Set, Add, If, While, Repeat, ForEach, Call, Retry,
-                Move, Swap, Shuffle, Arrange, Choose, EndGame, Say)
+                Move, Swap, Shuffle, Arrange, Choose, EndGame, Say,
+                Shrink, Grow, Recolor, Destroy, Create, Match)
 }
 
 
@@ -58,7 +61,13 @@ Effect = Annotated[
     | Annotated[Arrange, Tag("arrange")]
     | Annotated[Choose, Tag("choose")]
     | Annotated[EndGame, Tag("end_game")]
-    | Annotated[Say, Tag("say")],
+    | Annotated[Say, Tag("say")]
+    | Annotated[Shrink, Tag("shrink")]
+    | Annotated[Grow, Tag("grow")]
+    | Annotated[Recolor, Tag("recolor")]
+    | Annotated[Destroy, Tag("destroy")]
+    | Annotated[Create, Tag("create")]
+    | Annotated[Match, Tag("match")],
     Discriminator(effect_keyword, custom_error_type="unknown_effect",
                   custom_error_message="unknown effect",
                   custom_error_context={"expected": ", ".join(sorted(PRIMITIVES))}),
