@@ -1,0 +1,1 @@
+"""The `tabletop` command line: list, validate, schema, play, run, simulate, test."""

@@ -1,0 +1,5 @@
+"""`python -m interpreter.cli` runs the `tabletop` command."""
+
+from interpreter.cli.app import main
+
+main()

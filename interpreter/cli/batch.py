@@ -1,0 +1,249 @@
+"""Commands that play without a person: `run` (one game), `simulate` (many), `test`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import typer
+from rich.console import Console, Group
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from interpreter.api import load_game
+from interpreter.cli.options import parse_options, read_moves
+from interpreter.cli.params import AgentOpt, GameArg, JsonOpt, OptionsOpt, PlayersOpt
+from interpreter.compile.game import Game
+from interpreter.errors import IllegalMove, RulesetError, TabletopError, UsageError
+from interpreter.load.catalog import find_ruleset
+from interpreter.run import playout
+from interpreter.run.playout import GameResult, make_agents, play_game
+
+
+def _numbered_moves(moves: list[tuple[int, str]], where: list[int]) -> Iterator[str]:
+    """The moves' texts, noting the line number of the one being played in `where`."""
+    for line, text in moves:
+        where[0] = line
+        yield text
+
+
+def play_with_moves(game: Game, players: int, seed: int, agent: str,
+                    moves: list[tuple[int, str]], source: str) -> GameResult:
+    """One game: the given moves first, then the agent for every seat. An illegal move
+    is reported with its line in the moves file."""
+    agents = make_agents(players, seed, agent)
+    where = [0]
+    try:
+        return play_game(game, players, seed, agents, _numbered_moves(moves, where))
+    except IllegalMove as exc:
+        name = "stdin" if source == "-" else source
+        raise IllegalMove(f"{name}, line {where[0]}: {exc}") from None
+
+
+def result_json(game: Game, result: GameResult) -> dict[str, Any]:
+    """A finished game as one JSON object (the contract of `run --json`)."""
+    assert result.final_state is not None
+    return {
+        "game": game.name,
+        "players": result.players,
+        "seed": result.seed,
+        "options": game.options,
+        "winners": result.winners,
+        "draw": result.draw,
+        "scores": None if result.scores is None else {
+            str(s): v for s, v in result.scores.items()},
+        "reason": result.reason,
+        "turns": result.turns,
+        "log": [notation for _, notation in result.decisions],
+        "seats": [seat for seat, _ in result.decisions],
+        "final_state": result.final_state.to_json(),
+    }
+
+
+def run(
+    game_ref: GameArg,
+    players: PlayersOpt = None,
+    option: OptionsOpt = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Random seed.")] = 0,
+    moves: Annotated[str | None, typer.Option(
+        "--moves", "-m", metavar="FILE|-",
+        help="Play these moves first: one notation per line (`SEAT: notation` when "
+             "several seats decide at once); blank lines and # comments are ignored; "
+             "`-` reads stdin.", show_default=False)] = None,
+    agent: AgentOpt = "random",
+    json_out: JsonOpt = False,
+) -> None:
+    """Play one game without a person and print how it ended.
+
+    The same game, options, seed and moves always give the same game. With --json,
+    print one object with winners, draw, scores, reason, turns, log (the decisions'
+    notations in order), seats (who made each), final_state, seed, players, options.
+    """
+    game = load_game(game_ref, parse_options(option or []))
+    n = game.check_players(players)
+    move_list: list[tuple[int, str]] = []
+    if moves is not None:
+        stdin_text = sys.stdin.read() if moves == "-" else None
+        move_list = read_moves(moves, stdin_text)
+    result = play_with_moves(game, n, seed, agent, move_list, moves or "")
+    if json_out:
+        typer.echo(json.dumps(result_json(game, result)))
+        return
+    if len(result.winners) == 1:
+        outcome = f"{game.seat_name(result.winners[0])} wins"
+    elif result.winners:
+        outcome = "draw between " + ", ".join(game.seat_name(s) for s in result.winners)
+    else:
+        outcome = "nobody wins"
+    typer.echo(f"{game.title}, {n} players, seed {seed}: {outcome} after {result.turns} "
+               f"turns ({len(result.decisions)} decisions).")
+    if result.reason:
+        typer.echo(f"Reason: {result.reason}")
+    if result.scores is not None:
+        typer.echo("Scores: " + ", ".join(f"{game.seat_name(s)} {v}"
+                                          for s, v in result.scores.items()))
+
+
+def simulate(
+    game_ref: GameArg,
+    games: Annotated[int, typer.Option(
+        "-n", "--games", metavar="N", help="How many games to play.", show_default=False)],
+    players: PlayersOpt = None,
+    option: OptionsOpt = None,
+    seed: Annotated[int, typer.Option(
+        "--seed", metavar="S", help="Seed of the first game; game i uses S + i.")] = 0,
+    agent: AgentOpt = "random",
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", metavar="J", help="Worker processes.")] = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """Play many games between computer players and report the balance.
+
+    Shows wins per seat, draws, mean game length and speed. Games that stop with an
+    error (a rule that cannot be carried out, a budget exceeded) are counted and shown
+    with their seeds; the exit code is 1 when there are any, so CI notices.
+    """
+    if games < 1:
+        raise UsageError(f"-n must be at least 1, not {games}")
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    options = parse_options(option or [])
+    game = load_game(game_ref, options)  # report bad options here, not in every worker
+    n = game.check_players(players)
+    make_agents(n, seed, agent)
+    ref = (str(find_ruleset(game_ref).resolve()), options)
+    console = Console()
+    if not json_out and sys.stdout.isatty():
+        with Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(), console=console,
+                      transient=True) as progress:
+            task = progress.add_task(game.title, total=games)
+            report = playout.simulate(ref, games, n, seed, agent, jobs,
+                              progress=lambda k: progress.advance(task, k))
+    else:
+        report = playout.simulate(ref, games, n, seed, agent, jobs)
+    if json_out:
+        typer.echo(json.dumps(report))
+    else:
+        console.print(simulation_table(game, report, agent))
+    if report["errors"]:
+        raise typer.Exit(1)
+
+
+def simulation_table(game: Game, report: dict[str, Any], agent: str) -> Group:
+    """Win rates per seat, draws, errors with examples, length and speed."""
+    total = report["games"]
+    finished = total - report["errors"]
+    title = Text(f"{game.title}: {total} games, {report['players']} players, agent {agent}",
+                 style="bold")
+    table = Table()
+    table.add_column("Seat")
+    table.add_column("Wins", justify="right")
+    table.add_column("Win rate", justify="right")
+    for seat, wins in report["wins_by_seat"].items():
+        table.add_row(game.seat_name(int(seat)), str(wins), _rate(wins, finished))
+    table.add_row("Draws", str(report["draws"]), _rate(report["draws"], finished),
+                  style="dim")
+    lines: list[Any] = [title, table, Text(
+        f"Mean game: {report['mean_turns']} turns, {report['mean_decisions']} decisions. "
+        f"{report['games_per_second']} games/s ({report['seconds']} s).")]
+    if report["errors"]:
+        lines.append(Text(f"{report['errors']} games stopped with an error:", style="bold red"))
+        for ex in report["error_examples"]:
+            lines.append(Text(f"  seed {ex['seed']}: {ex['error']}", style="red"))
+    else:
+        lines.append(Text("No errors.", style="green"))
+    return Group(*lines)
+
+
+def _rate(count: int, total: int) -> str:
+    return f"{100 * count / total:.1f}%" if total else "–"
+
+
+def test(
+    targets: Annotated[list[str] | None, typer.Argument(
+        metavar="[GAME|PATH]...", help="Games or test files (default: every "
+        "rulesets/*.tests.yaml).", show_default=False)] = None,
+) -> None:
+    """Run scenario tests: named positions and moves with what must hold afterwards.
+
+    Each game's tests live in `rulesets/GAME.tests.yaml`. Prints ✓ or ✗ per case with
+    the reason of each failure; exits 0 only when every case passes.
+    """
+    try:
+        from interpreter.scenarios.runner import discover, run_scenario_files
+    except ImportError as exc:
+        raise UsageError(f"scenario tests are not available in this installation ({exc})"
+                         ) from None
+    console = Console()
+    files = discover(list(targets or []))
+    if not files:
+        raise UsageError("no scenario test files found"
+                         + (f" for {', '.join(targets)}" if targets else ""))
+    passed = failed = broken = 0
+    for path in files:
+        console.print(Text(_shown_path(path), style="bold"))
+        try:
+            results = run_scenario_files([path])
+        except TabletopError as exc:  # a malformed tests file: report it, go on
+            broken += 1
+            click.echo(str(exc) if isinstance(exc, RulesetError) else f"error: {exc}",
+                       err=True)
+            continue
+        for r in results:
+            if r.passed:
+                passed += 1
+                console.print(Text.assemble(("  ✓ ", "green"), str(r.name)))
+                continue
+            failed += 1
+            where = getattr(r, "location", None)
+            console.print(Text.assemble(("  ✗ ", "bold red"), str(r.name),
+                                        (f"  ({where})" if where else "", "dim")))
+            for line in str(r.message or "").splitlines():
+                console.print(Text("      " + line, style="red"), soft_wrap=True)
+    summary = f"{passed} passed, {failed} failed"
+    if broken:
+        summary += f", {broken} test file{'s' if broken > 1 else ''} could not be read"
+    console.print(Text(summary, style="bold red" if failed or broken else "bold green"))
+    if failed or broken or not passed:
+        raise typer.Exit(1)
+
+
+def _shown_path(path: Path) -> str:
+    """A path relative to the working folder when it is inside it (shorter to read)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+

@@ -1,0 +1,90 @@
+"""Parsing the repeatable `--option K=V` and `--seat N=kind` arguments.
+
+Values stay text here: the compiler checks option values against their declarations
+(`coerce_option`), so the command line and save files share one set of rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from interpreter.agents import AGENTS
+from interpreter.errors import UsageError, did_you_mean
+
+HUMAN = "human"
+
+
+def seat_kinds() -> list[str]:
+    """Who may sit at a seat: a person at this terminal, or any computer player."""
+    return [HUMAN, *AGENTS]
+
+
+def parse_options(pairs: Iterable[str]) -> dict[str, str]:
+    """`["power_play=false", ...]` → `{"power_play": "false"}`; unknown keys are the
+    compiler's to report (it knows the game's options)."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise UsageError(f"--option takes KEY=VALUE (e.g. --option power_play=false), "
+                             f"not '{pair}'")
+        if key in out:
+            raise UsageError(f"--option {key} is given twice")
+        out[key] = value.strip()
+    return out
+
+
+def parse_seats(specs: Iterable[str], players: int,
+                defaults: dict[int, str] | None = None) -> dict[int, str]:
+    """`["2=human"]` → who sits at every seat. Without `defaults`: seat 1 is a person,
+    the others play at random."""
+    seats = dict(defaults) if defaults else {
+        s: (HUMAN if s == 1 else "random") for s in range(1, players + 1)}
+    kinds = seat_kinds()
+    given: set[int] = set()
+    for spec in specs:
+        head, sep, kind = spec.partition("=")
+        head, kind = head.strip(), kind.strip().lower()
+        if not sep or not head.isdigit() or not kind:
+            raise UsageError(f"--seat takes SEAT=KIND (e.g. --seat 2=human), not '{spec}'")
+        seat = int(head)
+        if not 1 <= seat <= players:
+            raise UsageError(f"--seat {spec}: there is no seat {seat} in a {players}-player "
+                             f"game (seats 1 to {players})")
+        if kind not in kinds:
+            hint = did_you_mean(kind, kinds)
+            raise UsageError(f"--seat {spec}: unknown kind '{kind}' (use one of "
+                             f"{', '.join(kinds)})" + (f"; {hint}" if hint else ""))
+        if seat in given:
+            raise UsageError(f"--seat {seat} is given twice")
+        given.add(seat)
+        seats[seat] = kind
+    return seats
+
+
+def read_moves(source: str, stdin_text: str | None = None) -> list[tuple[int, str]]:
+    """A moves file (or `-` for stdin) → (line number, move) pairs; blank lines and
+    `#` comments are skipped so the line numbers in messages match the file."""
+    if source == "-":
+        text = stdin_text if stdin_text is not None else ""
+    else:
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot read the moves file {source}: "
+                             f"{exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"the moves file {source} is not text") from None
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        move = line.split("#", 1)[0].strip()
+        if move:
+            out.append((number, move))
+    return out
+
+
+def describe_seats(seats: dict[int, str], order: Sequence[int] | None = None) -> str:
+    """`{1: "human", 2: "random"}` → `"1=human 2=random"` (as typed with --seat)."""
+    return " ".join(f"{s}={seats[s]}" for s in (order or sorted(seats)))

@@ -1,0 +1,210 @@
+"""The interactive game loop: people type decisions, computer players move on their own.
+
+The loop takes its console and input function as arguments, so tests drive it with
+scripted input and read what it printed. A person's screen is drawn from their seat's
+view only. With a save file, the game is saved after every decision, so quitting,
+Ctrl-C or a crash never loses more than the decision being typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from interpreter.agents.base import Agent
+from interpreter.cli.options import HUMAN
+from interpreter.cli.render import (
+    options_renderable,
+    render_view,
+    result_renderable,
+    rulings_renderable,
+)
+from interpreter.compile.game import Game, Option, normalize_notation
+from interpreter.errors import IllegalMove, RuleError, did_you_mean
+from interpreter.run.playout import decide
+from interpreter.run.record import SavedGame, write_save
+from interpreter.run.state import State
+from interpreter.run.view import view
+
+HELP = """\
+Type the number of an option, or its notation (case and spaces do not matter).
+Other commands:
+  options       list every legal option with what it does
+  board         draw the board again
+  help, ?       this help and the game's rulings
+  quit          stop playing (the game is saved if you started with --save or --load)"""
+
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+
+
+class Quit(Exception):
+    """The person asked to stop."""
+
+
+@dataclass
+class PlaySession:
+    """One game being played at this terminal."""
+
+    game: Game
+    state: State
+    seats: dict[int, str]
+    agents: dict[int, Agent]
+    record: SavedGame
+    console: Console
+    ask: Callable[[str], str]
+    """Reads one line of input after showing a prompt; raises EOFError at the end."""
+    save_path: Path | None = None
+    interactive: bool = True
+    """Whether a person is at the keyboard (stdin is a terminal): only then ask questions."""
+    colour: bool = True
+    seen_log: dict[int, int] = field(default_factory=dict)
+    """Per person: how much of their view's log they have already been shown."""
+
+    # -- running --------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play to the end (exit code 0), or until the person stops (0 for quit, 1 for
+        Ctrl-C or end of input)."""
+        self.save()
+        try:
+            while not self.state.over:
+                self.step()
+        except Quit:
+            self.save()
+            self.console.print(self.saved_note("Game stopped."), soft_wrap=True)
+            if self.save_path is None and self.interactive:
+                try:
+                    self.offer_save()
+                except (KeyboardInterrupt, EOFError):
+                    self.console.print()
+            return 0
+        except KeyboardInterrupt:
+            self.console.print()
+            return self.interrupted("Interrupted.", ask=self.interactive)
+        except EOFError:
+            return self.interrupted("End of input: the game was not finished.", ask=False)
+        self.show_end()
+        return 0
+
+    def step(self) -> None:
+        """Let the next seat decide: a person is asked, a computer player just moves."""
+        deciding = self.game.deciding_seats(self.state)
+        if not deciding:
+            raise RuleError("the game is stuck: no seat has a decision and it is not over")
+        humans = [s for s in deciding if self.seats.get(s) == HUMAN]
+        seat = humans[0] if humans else deciding[0]
+        if self.seats.get(seat) == HUMAN:
+            option = self.ask_person(seat)
+            self.state = self.game.apply(self.state, seat, option)
+            notation = option.notation
+        else:
+            notation = decide(self.game, self.state, seat, self.agents[seat])
+        self.record.decisions.append((seat, notation))
+        self.save()
+
+    # -- a person's turn ------------------------------------------------------------------
+    def ask_person(self, seat: int) -> Option:
+        seen = view(self.game, self.state, seat)
+        log = seen["log"]
+        start = self.seen_log.get(seat, 0)
+        self.seen_log[seat] = len(log)
+        self.console.rule()
+        self.console.print(render_view(self.game, seen, log[start:], self.colour))
+        options = self.game.legal_options(self.state, seat)
+        self.console.print(options_renderable(options))
+        while True:
+            text = self.ask(f"{self.game.seat_name(seat)}> ").strip()
+            if not text:
+                continue
+            word = normalize_notation(text)
+            exact = [o for o in options if normalize_notation(o.notation) == word]
+            if exact:  # a notation wins over a command word that reads the same
+                return exact[0]
+            if word in QUIT_WORDS:
+                raise Quit
+            if word in ("help", "?", "h"):
+                self.console.print(Text(HELP))
+                self.console.print(rulings_renderable(self.game))
+                continue
+            if word in ("options", "o"):
+                self.console.print(options_renderable(options, full=True))
+                continue
+            if word in ("board", "b"):
+                self.console.print(render_view(self.game, seen, (), self.colour))
+                self.console.print(options_renderable(options))
+                continue
+            try:
+                return match_option(options, text)
+            except IllegalMove as exc:
+                self.console.print(Text(f"{exc}. The legal options are:", style="red"),
+                                   soft_wrap=True)
+                self.console.print(options_renderable(options))
+
+    # -- ending -----------------------------------------------------------------------------
+    def show_end(self) -> None:
+        """The final position as the first person sees it (everything is revealed at the
+        end that the ruleset reveals), then the result."""
+        humans = [s for s, kind in sorted(self.seats.items()) if kind == HUMAN]
+        seat = humans[0] if humans else 1
+        final = view(self.game, self.state, seat)
+        start = self.seen_log.get(seat, 0)
+        self.console.rule("Game over")
+        self.console.print(render_view(
+            self.game, final, final["log"][start:], self.colour,
+            log_title="Since your last move:" if humans else "The last moves:"))
+        self.console.print(result_renderable(self.game, final))
+        if self.save_path is not None:
+            self.console.print(Text(f"The finished game is saved in {self.save_path}.",
+                                    style="dim"))
+
+    def interrupted(self, message: str, ask: bool) -> int:
+        self.save()
+        self.console.print(self.saved_note(message), soft_wrap=True)
+        if ask and self.save_path is None:
+            try:
+                self.offer_save()
+            except (KeyboardInterrupt, EOFError):
+                self.console.print()
+        return 1
+
+    def saved_note(self, message: str) -> Text:
+        if self.save_path is None:
+            return Text(message)
+        return Text(f"{message} Saved to {self.save_path}; continue with "
+                    f"`tabletop play --load {self.save_path}`.")
+
+    def offer_save(self) -> None:
+        """Ask whether to keep the unfinished game, and where."""
+        answer = self.ask("Save this game to continue later? [y/N] ").strip().lower()
+        if answer not in ("y", "yes"):
+            return
+        default = f"{self.game.name}-save.json"
+        name = self.ask(f"File name [{default}]: ").strip() or default
+        self.save_path = Path(name)
+        self.save()
+        self.console.print(Text(f"Saved to {name}; continue with "
+                                f"`tabletop play --load {name}`."), soft_wrap=True)
+
+    def save(self) -> None:
+        if self.save_path is not None:
+            write_save(self.save_path, self.record)
+
+
+def match_option(options: list[Option], text: str) -> Option:
+    """A typed option: its number in the list (from 1) or its notation (case and
+    spaces ignored). Anything else is an IllegalMove saying what was wrong."""
+    text = text.strip()
+    if text.isdigit():
+        number = int(text)
+        if 1 <= number <= len(options):
+            return options[number - 1]
+        raise IllegalMove(f"there is no option {number} (choose 1 to {len(options)})")
+    wanted = normalize_notation(text)
+    for option in options:
+        if normalize_notation(option.notation) == wanted:
+            return option
+    hint = did_you_mean(text, [o.notation for o in options])
+    raise IllegalMove(f"'{text}' is not a legal option" + (f"; {hint}" if hint else ""))

@@ -1,0 +1,336 @@
+"""Drawing a seat's view with Rich: boards, piles, variables, the log, options, results.
+
+Everything here is drawn from `interpreter.run.view.view(...)` plus static game
+metadata (zone labels and kinds, attribute names, short names and styles), never from
+a raw state, so a player's screen cannot show what their seat may not know. User text
+(labels, notations, log lines) is always wrapped in `Text`, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+import string
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from interpreter.compile.game import Game, Option, show_value
+
+EMPTY = "·"
+HIDDEN = "?"
+LOG_LINES = 16
+"""How many log lines at most to show between two of a person's decisions."""
+
+MANY_OPTIONS = 30
+"""Above this many options, list them compactly (notations only) in columns."""
+
+
+# -- pieces ----------------------------------------------------------------------------
+
+def _short(game: Game, attr: str, value: Any) -> str:
+    decl = game.ruleset.pieces.attributes.get(attr)
+    if decl is not None and value in decl.short:
+        return str(decl.short[value])
+    return str(value)
+
+
+def _style(game: Game, piece: dict[str, Any]) -> str | None:
+    attr = game.ruleset.pieces.style
+    if attr is None or attr not in piece:
+        return None
+    return game.value_styles.get(attr, {}).get(piece[attr])
+
+
+def piece_letter(game: Game, piece: dict[str, Any], colour: bool = True) -> str:
+    """A piece's letter: its glyph attribute's short name (S, M, L). Without colours the
+    style attribute's short name goes in front (rS), so pieces stay distinguishable."""
+    if piece.get("hidden"):
+        return HIDDEN
+    decl = game.ruleset.pieces
+    if decl.glyph is not None and decl.glyph in piece:
+        letter = _short(game, decl.glyph, piece[decl.glyph])
+    else:
+        others = [a for a in game.attribute_order if a in piece and a != decl.style]
+        first = others[0] if others else next(iter(piece), None)
+        letter = _short(game, first, piece[first]) if first is not None else HIDDEN
+    if not colour and decl.style is not None and decl.style in piece and letter != _short(
+            game, decl.style, piece[decl.style]):
+        letter = _short(game, decl.style, piece[decl.style]) + letter
+    return letter
+
+
+def piece_text(game: Game, piece: dict[str, Any], colour: bool = True) -> Text:
+    """One piece as a coloured glyph; hidden pieces as a dim question mark."""
+    if piece.get("hidden"):
+        return Text(HIDDEN, style="dim")
+    return Text(piece_letter(game, piece, colour), style=(_style(game, piece) or "") if colour
+                else "")
+
+
+def stack_text(game: Game, place: dict[str, Any], colour: bool = True) -> Text:
+    """A stack bottom → top, as it stands on the table; `?` when the seat may not look."""
+    pieces = place.get("pieces")
+    if pieces is None:
+        count = place.get("count")
+        return Text(f"{count}{HIDDEN}" if count else HIDDEN, style="dim")
+    if not pieces:
+        return Text(EMPTY, style="dim")
+    sep = "" if colour else " "
+    return Text(sep).join(piece_text(game, p, colour) for p in pieces)
+
+
+def _order_key(game: Game, attr: str | None, value: Any) -> tuple[int, str]:
+    decl = game.ruleset.pieces.attributes.get(attr) if attr else None
+    if decl is not None and value in decl.values:
+        return (decl.values.index(value), "")
+    return (len(decl.values) if decl else 0, str(value))
+
+
+def summarise_pieces(game: Game, pieces: Sequence[dict[str, Any]],
+                     colour: bool = True) -> Text:
+    """Pieces grouped by colour (the style attribute), e.g. `red S 2M L · blue S`."""
+    style_attr = game.ruleset.pieces.style
+    hidden = sum(1 for p in pieces if p.get("hidden"))
+    groups: dict[Any, Counter[str]] = {}
+    samples: dict[tuple[Any, str], dict[str, Any]] = {}
+    for p in pieces:
+        if p.get("hidden"):
+            continue
+        key = p.get(style_attr) if style_attr else None
+        letter = piece_letter(game, p, colour=True)
+        groups.setdefault(key, Counter())[letter] += 1
+        samples.setdefault((key, letter), p)
+    parts: list[Text] = []
+    glyph_attr = game.ruleset.pieces.glyph
+    for key in sorted(groups, key=lambda k: _order_key(game, style_attr, k)):
+        part = Text()
+        if key is not None:
+            part.append(show_name(game, key), style=(game.value_styles.get(style_attr or "", {})
+                                                      .get(key) or "") if colour else "")
+            part.append(" ")
+
+        def letter_key(letter: str, key: Any = key) -> tuple[int, str]:
+            sample = samples[(key, letter)]
+            return _order_key(game, glyph_attr, sample.get(glyph_attr)) if glyph_attr else (
+                0, letter)
+        letters = []
+        for letter in sorted(groups[key], key=letter_key):
+            n = groups[key][letter]
+            sample = samples[(key, letter)]
+            letters.append(Text((f"{n}" if n > 1 else "") + letter,
+                                style=(_style(game, sample) or "") if colour else ""))
+        part.append(Text(" ").join(letters))
+        parts.append(part)
+    if hidden:
+        parts.append(Text(f"{hidden} hidden", style="dim"))
+    if not parts:
+        return Text("nothing", style="dim")
+    return Text(" · ").join(parts)
+
+
+def show_name(game: Game, value: Any) -> str:
+    """An attribute value's display name (3 → large) where the ruleset gives one."""
+    return game.value_names.get(value, str(value)) if isinstance(value, int) else str(value)
+
+
+# -- zones -----------------------------------------------------------------------------
+
+def grid_table(game: Game, title: str, places: dict[str, Any], rows: int, cols: int,
+               colour: bool = True) -> RenderableType:
+    """A grid drawn as a board: top row = highest row number, column letters below."""
+    table = Table(box=box.SQUARE, show_header=False, show_footer=True, show_lines=True,
+                  padding=(0, 1))
+    table.add_column(footer="", justify="right", style="dim", no_wrap=True,
+                     min_width=len(str(rows)))
+    for c in range(cols):
+        table.add_column(footer=Text(string.ascii_lowercase[c], style="dim"),
+                         justify="center", overflow="fold", min_width=1)
+    cells = list(places.values())
+    for r in reversed(range(rows)):
+        row = [stack_text(game, cells[r * cols + c], colour) if r * cols + c < len(cells)
+               else Text("") for c in range(cols)]
+        table.add_row(Text(str(r + 1)), *row)
+    return Group(Text(title, style="bold"), table)
+
+
+def slots_table(game: Game, title: str, places: dict[str, Any],
+                colour: bool = True) -> RenderableType:
+    """Numbered places without geometry (a market, a field): the places that hold
+    something, one per line, and how many are empty."""
+    used = {name: place for name, place in places.items()
+            if place.get("pieces") or place.get("count", 1)}
+    empty = len(places) - len(used)
+    heading = Text(title, style="bold")
+    if empty:
+        heading.append(f"  ({empty} of {len(places)} places empty)", style="dim")
+    if not used:
+        return heading
+    table = Table(box=None, show_header=False, padding=(0, 1))
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column(overflow="fold")
+    for name, place in used.items():
+        table.add_row(Text(name), stack_text(game, place, colour))
+    return Group(heading, table)
+
+
+def _places(game: Game, title: str, data: dict[str, Any], colour: bool) -> RenderableType:
+    if data.get("kind") == "grid":
+        return grid_table(game, title, data["places"], data["rows"], data["cols"], colour)
+    return slots_table(game, title, data["places"], colour)
+
+
+def pile_count(place: dict[str, Any]) -> Text:
+    count = place.get("count")
+    if count is None:
+        return Text("? pieces", style="dim")
+    return Text(f"{count} piece{'s' if count != 1 else ''}")
+
+
+def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
+                      ) -> list[RenderableType]:
+    """Every zone of the view: boards first, then per-seat piles, then other piles."""
+    boards: list[RenderableType] = []
+    lines: list[Text] = []
+    for zone_id, data in view["zones"].items():
+        info = game.zones[zone_id]
+        if info.per_seat:
+            for owner, part in data.items():
+                who = game.seat_name(int(owner))
+                if "places" in part:
+                    boards.append(_places(game, f"{info.label} — {who}", part, colour))
+                    continue
+                line = Text.assemble((f"{info.label}, {who}: ", "bold"))
+                if "pieces" in part:
+                    line.append_text(summarise_pieces(game, part["pieces"], colour))
+                else:
+                    line.append_text(pile_count(part))
+                lines.append(line)
+        elif "places" in data:
+            boards.append(_places(game, info.label, data, colour))
+        else:
+            lines.append(Text.assemble((f"{info.label}: ", "bold"), pile_count(data)))
+    return [*boards, *lines]
+
+
+def variables_text(game: Game, view: dict[str, Any]) -> Text | None:
+    """The game's variables this seat may see, e.g. `quiet turns 3 · beads P1 4, P2 2`."""
+    parts: list[Text] = []
+    for var_id, value in view["variables"].items():
+        name = var_id.replace("_", " ")
+        if game.variables[var_id].per_seat:
+            if not value:
+                continue
+            shown = ", ".join(f"{game.seat_name(int(s))} {show_value(game, v)}"
+                              for s, v in value.items())
+        else:
+            shown = show_value(game, value) if value not in ("", [], None) else "–"
+        parts.append(Text.assemble((name, "bold"), f" {shown}"))
+    return Text(" · ").join(parts) if parts else None
+
+
+# -- log, options, results -----------------------------------------------------------------
+
+def log_lines(game: Game, entries: Sequence[dict[str, Any]]) -> list[Text]:
+    """Log entries from a view as lines: decisions by seat, and what the rules said."""
+    out = []
+    for entry in entries:
+        if "say" in entry:
+            out.append(Text("  " + str(entry["say"]), style="italic"))
+        elif entry.get("decision") is None:
+            out.append(Text(f"{game.seat_name(entry['seat'])} decided (secret)"))
+        else:
+            out.append(Text.assemble(f"{game.seat_name(entry['seat'])}: ",
+                                     (str(entry["decision"]), "bold")))
+    return out
+
+
+def log_panel(game: Game, entries: Sequence[dict[str, Any]], limit: int = LOG_LINES,
+              title: str = "Since your last move:") -> RenderableType | None:
+    """The last `limit` log lines, saying how many earlier ones were left out."""
+    lines = log_lines(game, entries)
+    if not lines:
+        return None
+    shown = lines[-limit:]
+    if len(lines) > limit:
+        shown.insert(0, Text(f"… {len(lines) - limit} earlier", style="dim"))
+    return Group(Text(title, style="bold"), *shown)
+
+
+def header(game: Game, view: dict[str, Any]) -> Text:
+    who = ", ".join(game.seat_name(s) for s in view["deciding"]) or "nobody"
+    if view["over"]:
+        return Text(f"{game.title} — game over after turn {view['turn']}", style="bold")
+    return Text.assemble((game.title, "bold"), f" — turn {view['turn']} — ",
+                         (f"{who} to decide", "bold cyan"),
+                         f" (you are {game.seat_name(view['seat'])})")
+
+
+def render_view(game: Game, view: dict[str, Any], log: Sequence[dict[str, Any]] = (),
+                colour: bool = True, log_title: str = "Since your last move:"
+                ) -> RenderableType:
+    """A seat's whole screen: header, zones, variables, recent log, prompt."""
+    parts: list[RenderableType] = [header(game, view), *zones_renderables(game, view, colour)]
+    variables = variables_text(game, view)
+    if variables is not None:
+        parts.append(variables)
+    recent = log_panel(game, log, title=log_title)
+    if recent is not None:
+        parts.append(recent)
+    if view.get("prompt"):
+        parts.append(Text(str(view["prompt"]), style="bold cyan"))
+    return Group(*parts)
+
+
+def options_renderable(options: Sequence[Option], full: bool = False) -> RenderableType:
+    """The legal options numbered from 1: notation and label, or only notations in
+    columns when there are many (`full` lists every label anyway)."""
+    if len(options) > MANY_OPTIONS and not full:
+        cells = [Text.assemble((f"{i:>3} ", "dim"), (o.notation, "bold"))
+                 for i, o in enumerate(options, start=1)]
+        return Group(Columns(cells, padding=(0, 2)),
+                     Text("(type 'options' to see what each one does)", style="dim"))
+    table = Table(box=None, show_header=False, padding=(0, 1))
+    table.add_column(justify="right", style="dim", no_wrap=True)
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for i, o in enumerate(options, start=1):
+        table.add_row(str(i), Text(o.notation), Text(o.label))
+    return table
+
+
+def result_renderable(game: Game, view: dict[str, Any]) -> RenderableType:
+    """Winners (or a draw), the reason and the scores of a finished game."""
+    winners = view.get("winners") or []
+    if len(winners) == 1:
+        line = Text(f"{game.seat_name(winners[0])} wins!", style="bold green")
+    elif winners:
+        line = Text("Draw between " + ", ".join(game.seat_name(s) for s in winners) + ".",
+                    style="bold yellow")
+    else:
+        line = Text("Nobody wins.", style="bold yellow")
+    parts: list[RenderableType] = [line]
+    if view.get("reason"):
+        parts.append(Text(str(view["reason"])))
+    scores = view.get("scores")
+    if scores:
+        parts.append(Text("Scores: " + ", ".join(
+            f"{game.seat_name(int(s))} {show_value(game, v)}" for s, v in scores.items())))
+    return Group(*parts)
+
+
+def rulings_renderable(game: Game) -> RenderableType:
+    """The ruleset's rulings, for `help` during play."""
+    rulings = game.ruleset.rulings
+    if not rulings:
+        return Text("This game lists no rulings.", style="dim")
+    table = Table(box=None, show_header=False, padding=(0, 1))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for r in rulings:
+        table.add_row(Text(r.id), Text(" ".join(r.text.split())))
+    return Group(Text("Rulings:", style="bold"), table)
