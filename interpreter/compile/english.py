@@ -3,12 +3,17 @@
 Primitives call back into a Describer for the parts they contain, so each primitive
 owns its sentence while expressions and nested blocks are rendered in one place.
 Expressions are translated from their syntax tree: each built-in function carries its
-own English pattern, definitions read as their names, and operators as words.
+own English pattern, definitions read as their (humanized) names, the ruleset's zones,
+options and variables as their labels, and operators as words. No identifier with an
+underscore, no Python literal and no bracket reaches the reader.
+
+``describer_for(game)`` builds a Describer that knows a compiled game's names.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -17,25 +22,47 @@ from interpreter.compile.functions import DIRECTION_NAMES, FUNCTIONS
 from interpreter.load.located import Expr, Name, Template
 
 if TYPE_CHECKING:
+    from interpreter.compile.game import Game
     from interpreter.primitives.base import Primitive
     from interpreter.primitives.decisions import OptionDef
 
 _COMPARE = {ast.Eq: "is", ast.NotEq: "is not", ast.Lt: "is less than",
             ast.LtE: "is at most", ast.Gt: "is more than", ast.GtE: "is at least",
             ast.In: "is one of", ast.NotIn: "is not one of"}
+_NEGATED = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.GtE, ast.GtE: ast.Lt,
+            ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.In: ast.NotIn, ast.NotIn: ast.In}
 _ARITH = {ast.Add: "plus", ast.Sub: "minus", ast.Mult: "times", ast.FloorDiv: "divided by",
           ast.Div: "divided by", ast.Mod: "modulo"}
 _NAMES = {"current": "the current player", "players": "the number of players",
           "seats": "the players", "turn": "the turn number", "directions":
           "the eight directions", "orthogonal": "the four orthogonal directions",
           "diagonal": "the four diagonal directions", "chooser": "the deciding player",
-          "seat": "the player", "null": "nothing", "none": "nothing", "true": "yes",
-          "false": "no"}
+          "seat": "the player", "null": "nothing", "none": "nothing", "None": "nothing",
+          "true": "yes", "True": "yes", "false": "no", "False": "no"}
+_TEXT_FUNCTIONS = {"str", "seat_name", "place_name", "piece_name", "piece_code", "dir_name",
+                   "value_name", "join"}
+_LIST_FUNCTIONS = {"repeat", "without", "sorted", "reversed", "cells", "pieces", "stack",
+                   "shuffled", "distinct", "one_of_each_kind", "range", "neighbours", "above",
+                   "below"}
+_PREPOSITIONS = {"after", "before", "of", "in", "on", "at", "from", "to", "for", "with",
+                 "under", "over", "by"}
+_ADJECTIVE_ENDINGS = ("ed", "able", "ible", "ful", "less", "ous", "ive", "al", "ic", "y", "en",
+                      "ing", "est", "er")
+_ADJECTIVES = {"free", "open", "safe", "full", "legal", "valid", "alone", "same", "last",
+               "first", "top", "bare", "clear", "done", "over", "out", "live", "dead"}
+_IDENTIFIER = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w-])")
+_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth"]
 
 
 def humanize(identifier: str) -> str:
     """`power_played` → `power played` (how a designer's name reads in a sentence)."""
     return identifier.replace("_", " ").strip()
+
+
+def humanize_text(text: str) -> str:
+    """Every `snake_case` identifier left in a sentence, written as words."""
+    return _IDENTIFIER.sub(lambda m: humanize(m.group(1)), text)
 
 
 def join_words(items: list[str], last: str = "and") -> str:
@@ -46,13 +73,58 @@ def join_words(items: list[str], last: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
+def article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def _is_adjective(word: str) -> bool:
+    return word in _ADJECTIVES or word.endswith(_ADJECTIVE_ENDINGS)
+
+
+def definition_phrase(name: str, args: list[str]) -> str:
+    """How a call of a designer's definition reads: `is_cap(x)` → `x is a cap`."""
+    words = name.split("_")
+    head, rest = words[0], humanize(" ".join(words[1:]))
+    first = args[0] if args else "it"
+    more = f" (for {join_words(args[1:])})" if len(args) > 1 else ""
+    if head in ("where", "what", "which", "how", "who") and rest:
+        return f"{head} {first} {rest}{more}"
+    if head in ("is", "has", "can") and rest:
+        if head == "is":
+            single = " " not in rest
+            rest = rest if not single or _is_adjective(rest) else article(rest)
+        return f"{first} {head} {rest}{more}"
+    phrase = humanize(name)
+    if not args:
+        return f"the {phrase}"
+    if words[-1] in _PREPOSITIONS:
+        return f"the {phrase} {join_words(args)}"
+    return f"the {phrase} of {join_words(args)}"
+
+
 class ExpressionEnglish:
-    """English for one expression tree; names are looked up in a glossary first."""
+    """English for one expression tree; names are looked up in a glossary first.
+
+    - ``glossary``: name → phrase (zones, options, variables of a ruleset);
+    - ``value_names``: display names of text values (`red`) — numbers are never renamed
+      except where compared with an attribute that names them (``attribute_names``);
+    - ``definitions``: the ruleset's definitions with their parameters;
+    - ``seat_indexed``: names that are indexed by seat (per-seat zones and variables);
+    - ``emphasis``: write local names in italics (Markdown).
+    """
 
     def __init__(self, glossary: Mapping[str, str] | None = None,
-                 value_names: Mapping[Any, str] | None = None) -> None:
+                 value_names: Mapping[Any, str] | None = None, *,
+                 attribute_names: Mapping[str, Mapping[Any, str]] | None = None,
+                 definitions: Mapping[str, list[str]] | None = None,
+                 seat_indexed: set[str] | None = None,
+                 emphasis: bool = False) -> None:
         self.glossary = dict(glossary or {})
         self.value_names = dict(value_names or {})
+        self.attribute_names = {k: dict(v) for k, v in (attribute_names or {}).items()}
+        self.definitions = dict(definitions or {})
+        self.seat_indexed = set(seat_indexed or ())
+        self.emphasis = emphasis
 
     def text(self, source: str) -> str:
         try:
@@ -63,55 +135,146 @@ class ExpressionEnglish:
     def node(self, n: ast.AST) -> str:
         method = getattr(self, "n_" + type(n).__name__, None)
         if method is None:
-            return "(an unsupported expression)"
+            return "a value"
         return method(n)
 
-    def n_Constant(self, n: ast.Constant) -> str:
-        v = n.value
+    def local(self, name: str) -> str:
+        word = humanize(name)
+        return f"*{word}*" if self.emphasis else word
+
+    def value(self, v: Any, attribute: str | None = None) -> str:
         if v is None:
             return "nothing"
         if isinstance(v, bool):
             return "yes" if v else "no"
+        if attribute is not None and v in self.attribute_names.get(attribute, {}):
+            return self.attribute_names[attribute][v]
         if isinstance(v, str):
-            return self.value_names.get(v, DIRECTION_NAMES.get(v, v))
-        return self.value_names.get(v, str(v))
+            if v in self.value_names:
+                return self.value_names[v]
+            if v in DIRECTION_NAMES:
+                return DIRECTION_NAMES[v]
+            return v if re.fullmatch(r"[A-Za-z0-9]+", v) else f"“{humanize(v)}”"
+        return str(v)
+
+    # -- leaves -------------------------------------------------------------------------
+    def n_Constant(self, n: ast.Constant) -> str:
+        return self.value(n.value)
 
     def n_Name(self, n: ast.Name) -> str:
         if n.id in self.glossary:
             return self.glossary[n.id]
+        if n.id in self.definitions:
+            return definition_phrase(n.id, [])
         if n.id in _NAMES:
             return _NAMES[n.id]
-        return self.value_names.get(n.id, humanize(n.id))
+        if n.id in self.value_names:
+            return self.value_names[n.id]
+        if n.id in DIRECTION_NAMES and not self.emphasis:
+            return DIRECTION_NAMES[n.id]
+        return self.local(n.id)
 
+    # -- operators ----------------------------------------------------------------------
     def n_BoolOp(self, n: ast.BoolOp) -> str:
         word = "and" if isinstance(n.op, ast.And) else "or"
-        return join_words([self.node(v) for v in n.values], word)
+        parts = []
+        for v in n.values:
+            said = self.node(v)
+            if isinstance(v, ast.BoolOp):
+                said = f"({said})"
+            parts.append(said)
+        return join_words(parts, word)
 
     def n_UnaryOp(self, n: ast.UnaryOp) -> str:
-        inner = self.node(n.operand)
         if isinstance(n.op, ast.Not):
-            return f"not ({inner})" if " " in inner else f"not {inner}"
+            return self.negate(n.operand)
+        inner = self.node(n.operand)
         if isinstance(n.op, ast.USub):
             return f"minus {inner}"
         return inner
 
+    def negate(self, n: ast.AST) -> str:
+        """`not x` said positively where English allows it."""
+        if isinstance(n, ast.Compare) and len(n.ops) == 1:
+            flipped = ast.Compare(n.left, [_NEGATED[type(n.ops[0])]()], n.comparators)
+            return self.node(flipped)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return self.node(n.operand)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            name = n.func.id
+            if name in self.definitions:
+                said = self.n_Call(n)
+                for verb, neg in ((" is ", " is not "), (" has ", " does not have "),
+                                  (" can ", " cannot ")):
+                    if name.startswith(verb.strip() + "_") and verb in said:
+                        return said.replace(verb, neg, 1)
+            if name == "any" and n.args:
+                return "none of " + self.node(n.args[0]).removeprefix("any of ")
+            if name == "empty" and n.args:
+                return f"{self.node(n.args[0])} is not empty"
+        if isinstance(n, ast.Name) and n.id in self.glossary and self.glossary[n.id].endswith(
+                " is on"):
+            return self.glossary[n.id][:-3] + " off"
+        inner = self.node(n)
+        if " " not in inner:
+            return f"not {inner}"
+        return f"it is not so that {inner}"
+
+    def _is_text(self, n: ast.AST) -> bool:
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            return n.value not in self.value_names and n.value not in DIRECTION_NAMES
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            return n.func.id in _TEXT_FUNCTIONS
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+            return self._is_text(n.left) or self._is_text(n.right)
+        return False
+
+    def _is_list(self, n: ast.AST) -> bool:
+        if isinstance(n, ast.List | ast.ListComp | ast.Tuple):
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            return n.func.id in _LIST_FUNCTIONS
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+            return self._is_list(n.left) or self._is_list(n.right)
+        return False
+
+    def _flatten_add(self, n: ast.AST) -> list[ast.AST]:
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+            return self._flatten_add(n.left) + self._flatten_add(n.right)
+        return [n]
+
     def n_BinOp(self, n: ast.BinOp) -> str:
+        if isinstance(n.op, ast.Add) and self._is_text(n):
+            return " followed by ".join(self.node(p) for p in self._flatten_add(n))
+        if isinstance(n.op, ast.Add) and self._is_list(n):
+            return join_words([self.node(p) for p in self._flatten_add(n)])
         word = _ARITH.get(type(n.op), "combined with")
-        return f"{self.node(n.left)} {word} {self.node(n.right)}"
+        return f"{self._operand(n.left)} {word} {self._operand(n.right)}"
+
+    def _operand(self, n: ast.AST) -> str:
+        said = self.node(n)
+        return f"({said})" if isinstance(n, ast.BinOp | ast.IfExp) else said
 
     def n_Compare(self, n: ast.Compare) -> str:
         parts = [self.node(n.left)]
+        attribute = n.left.attr if isinstance(n.left, ast.Attribute) else None
         for op, right in zip(n.ops, n.comparators, strict=True):
-            if isinstance(right, ast.Constant) and right.value is None:
-                parts.append("is nothing" if isinstance(op, ast.Eq) else "is something")
+            if (isinstance(right, ast.Constant) and right.value is None) or (
+                    isinstance(right, ast.Name) and right.id in ("null", "none", "None")):
+                parts.append("does not exist" if isinstance(op, ast.Eq) else "exists")
                 continue
-            parts.append(f"{_COMPARE.get(type(op), 'compares to')} {self.node(right)}")
+            said = (self.value(right.value, attribute) if isinstance(right, ast.Constant)
+                    else self.node(right))
+            parts.append(f"{_COMPARE.get(type(op), 'compares to')} {said}")
         return " ".join(parts)
 
     def n_IfExp(self, n: ast.IfExp) -> str:
         return f"{self.node(n.body)} if {self.node(n.test)}, otherwise {self.node(n.orelse)}"
 
+    # -- structure ----------------------------------------------------------------------
     def n_List(self, n: ast.List | ast.Tuple) -> str:
+        if not n.elts:
+            return "an empty list"
         return join_words([self.node(e) for e in n.elts])
 
     n_Tuple = n_List
@@ -120,71 +283,140 @@ class ExpressionEnglish:
         return f"the {humanize(n.attr)} of {self.node(n.value)}"
 
     def n_Subscript(self, n: ast.Subscript) -> str:
-        return f"{self.node(n.value)} of {self.node(n.slice)}"
+        base, index = n.value, n.slice
+        if isinstance(base, ast.Name) and base.id in self.seat_indexed:
+            return f"{self.node(base)} of {self.node(index)}"
+        if isinstance(index, ast.Constant) and isinstance(index.value, int) and not isinstance(
+                index.value, bool):
+            k = index.value
+            which = (_ORDINALS[k] if 0 <= k < len(_ORDINALS)
+                     else f"last but {-k - 1}" if k < 0 else f"number {k + 1}")
+            which = "last" if k == -1 else which
+            return f"the {which} item of {self.node(base)}"
+        if isinstance(index, ast.Name):
+            return f"{self.node(base)} at {self.node(index)}"
+        return f"item number {self._operand(index)} of {self.node(base)}, counting from 0"
 
     def n_Call(self, n: ast.Call) -> str:
         name = n.func.id if isinstance(n.func, ast.Name) else "?"
         args = [self.node(a) for a in n.args]
-        if name in self.glossary:
-            pattern = self.glossary[name]
+        if name in self.glossary and "{" in self.glossary[name]:
             try:
-                return pattern.format(*args)
+                return self.glossary[name].format(*args)
             except (IndexError, KeyError):
-                return f"{pattern} ({', '.join(args)})"
+                pass
+        if name in self.definitions:
+            return definition_phrase(name, args)
         fn = FUNCTIONS.get(name)
         if fn is None:
-            return f"{humanize(name)} of {join_words(args)}" if args else humanize(name)
-        if isinstance(n.args[0] if n.args else None, ast.Constant) and name == "place":
-            return str(n.args[0].value)  # type: ignore[union-attr]
+            return definition_phrase(name, args)
+        if name == "place" and n.args and isinstance(n.args[0], ast.Constant):
+            return str(n.args[0].value)
+        if name in ("any", "all") and len(n.args) == 1 and isinstance(
+                n.args[0], ast.GeneratorExp | ast.ListComp):
+            return self.quantified(n.args[0], every=name == "all")
+        if name == "place_name" and args:
+            return args[0]
+        if name == "offset" and len(args) >= 2:
+            direction = args[1]
+            if len(args) == 2 or args[2] == "1":
+                return f"the square next to {args[0]} towards {direction}"
+            return f"the square {args[2]} steps from {args[0]} towards {direction}"
+        if name == "repeat" and len(args) == 2:
+            return (f"{args[1]} {args[0]}" if isinstance(n.args[0], ast.Constant | ast.Name)
+                    else f"{args[1]} copies of {args[0]}")
+        if name == "range" and len(args) == 1:
+            return f"the numbers from 0 to {args[0]} minus 1"
+        if name == "range" and len(args) == 2:
+            return f"the numbers from {args[0]} to {args[1]} minus 1"
+        if name in ("min", "max") and len(args) > 1:
+            return f"the {'least' if name == 'min' else 'greatest'} of {join_words(args)}"
+        if name in ("join",):
+            return args[0]
         padded = args + [""] * (3 - len(args))
-        if name == "offset" and len(args) == 2:
-            padded[2] = "1"
         return fn.english.format(*padded).replace("  ", " ").strip()
 
+    def _loop(self, g: ast.comprehension, with_article: bool = True) -> str:
+        """`x in list if cond` as words: `the pieces *p* in the stash such that …`."""
+        target, source = self.node(g.target), self.node(g.iter)
+        m = re.match(r"^the (\w+) (of|in|on) (.*)$", source)
+        if m:
+            clause = f"the {m.group(1)} {target} {m.group(2)} {m.group(3)}"
+            if not with_article:
+                clause = clause.removeprefix("the ")
+        else:
+            clause = f"{target} in {source}"
+        if g.ifs:
+            clause += " such that " + join_words([self.node(c) for c in g.ifs])
+        return clause
+
+    def _is_filter(self, n: ast.GeneratorExp | ast.ListComp) -> bool:
+        return (len(n.generators) == 1 and isinstance(n.elt, ast.Name)
+                and isinstance(n.generators[0].target, ast.Name)
+                and n.elt.id == n.generators[0].target.id)
+
     def _comprehension(self, n: ast.GeneratorExp | ast.ListComp) -> str:
-        loops = []
-        for g in n.generators:
-            target = self.node(g.target)
-            clause = f"each {target} in {self.node(g.iter)}"
-            if g.ifs:
-                clause += " such that " + join_words([self.node(c) for c in g.ifs])
-            loops.append(clause)
-        return f"{self.node(n.elt)}, for {', and '.join(loops)}"
+        loops = [self._loop(g) for g in n.generators]
+        if self._is_filter(n):
+            return loops[0]
+        return f"{self.node(n.elt)} for each of {', and each of '.join(loops)}"
+
+    def quantified(self, n: ast.GeneratorExp | ast.ListComp, every: bool) -> str:
+        """`all(x for …)` / `any(x for …)` as `for every … , x` / `there is … such that x`."""
+        loops = [self._loop(g, with_article=False) for g in n.generators]
+        if every:
+            return f"for every one of {', and every one of '.join(loops)}, {self.node(n.elt)}"
+        where = " and ".join(loops)
+        joiner = " and " if any(g.ifs for g in n.generators) else " such that "
+        return f"there is some {where}{joiner}{self.node(n.elt)}"
 
     def n_GeneratorExp(self, n: ast.GeneratorExp) -> str:
         return self._comprehension(n)
 
     def n_ListComp(self, n: ast.ListComp) -> str:
-        return f"[{self._comprehension(n)}]"
+        return self._comprehension(n)
 
 
 class Describer:
-    """Plain-text rendering; the rulebook generator may subclass it for richer output."""
+    """Plain-text rendering; the rulebook generator may subclass it for richer output.
+
+    Each line a primitive returns is one sentence; nested blocks are indented by
+    ``indent`` per level. Any `snake_case` identifier a primitive writes is humanized.
+    """
 
     indent = "  "
 
     def __init__(self, glossary: Mapping[str, str] | None = None,
-                 value_names: Mapping[Any, str] | None = None) -> None:
-        self.english = ExpressionEnglish(glossary, value_names)
+                 value_names: Mapping[Any, str] | None = None, **options: Any) -> None:
+        self.english = ExpressionEnglish(glossary, value_names, **options)
 
     def expr(self, e: Expr | None) -> str:
         return "nothing" if e is None else self.english.text(e.text)
 
     def cond(self, e: Expr, negate: bool = False) -> str:
-        said = self.english.text(e.text)
-        return f"not ({said})" if negate else said
+        if not negate:
+            return self.english.text(e.text)
+        try:
+            return self.english.negate(parse(e.text))
+        except ExpressionError:
+            return f"not {humanize(e.text)}"
 
-    def text(self, t: Template) -> str:
+    def text(self, t: Template | str) -> str:
+        source = t.text if isinstance(t, Template) else t
         out = []
         try:
-            for is_expr, part, _ in split_template(t.text):
+            for is_expr, part, _ in split_template(source):
                 out.append(self.english.text(part) if is_expr else part)
         except ExpressionError:
-            return t.text
-        return "".join(out)
+            return humanize_text(source)
+        return " ".join("".join(out).split())
+
+    def name(self, identifier: str) -> str:
+        """A designer's name (local, parameter, attribute) as words."""
+        return self.english.local(identifier)
 
     def var(self, n: Name) -> str:
-        return humanize(n.text)
+        return self.english.glossary.get(n.text, humanize(n.text))
 
     def proc(self, n: Name) -> str:
         return humanize(n.text)
@@ -192,16 +424,68 @@ class Describer:
     def block(self, effects: list[Primitive]) -> list[str]:
         out: list[str] = []
         for e in effects:
-            out.extend(self.indent + line for line in e.english(self))
+            out.extend(self.indent + humanize_text(line) for line in e.english(self))
         return out
+
+    def sentences(self, effects: list[Primitive]) -> list[str]:
+        """A whole block at the top level (no indent for its own effects)."""
+        return [line[len(self.indent):] for line in self.block(effects)]
+
+    def option_head(self, o: OptionDef) -> str:
+        head = humanize(o.id).capitalize()
+        if o.for_:
+            head += ", for each " + ", ".join(
+                f"{self.name(k)} in {self.expr(v)}" for k, v in o.for_.items())
+        if o.let:
+            head += ", with " + ", ".join(
+                f"{self.name(k)} being {self.expr(v)}" for k, v in o.let.items())
+        if o.where is not None:
+            head += f", where {self.cond(o.where)}"
+        return head
 
     def option(self, o: OptionDef) -> list[str]:
         if o.text:
-            return [f"{self.indent}- {o.text}"]
-        head = f"{self.indent}- {humanize(o.id).capitalize()}"
-        if o.for_:
-            head += ", for each " + ", ".join(
-                f"{humanize(k)} in {self.expr(v)}" for k, v in o.for_.items())
-        if o.where is not None:
-            head += f", where {self.cond(o.where)}"
-        return [head + ":", *(self.indent + line for line in self.block(o.do))]
+            return [f"{self.indent}- {' '.join(o.text.split())}"]
+        return [f"{self.indent}- {self.option_head(o)}:",
+                *(self.indent + line for line in self.block(o.do))]
+
+
+def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) -> Describer:
+    """A Describer that knows a compiled game's zones, options, variables and definitions."""
+    from interpreter.compile.game import _DEF_KEY
+
+    rs = game.ruleset
+    glossary: dict[str, str] = {}
+    seat_indexed: set[str] = set()
+    for z in game.zones.values():
+        label = z.label
+        phrase = label[0].lower() + label[1:] if label.lower().startswith("the ") else (
+            f"the {label[0].lower() + label[1:]}" + (" pile" if z.kind == "pile" else ""))
+        if z.per_seat:
+            seat_indexed.add(z.id)
+            if not label.lower().startswith("the "):
+                phrase = f"the {label[0].lower() + label[1:]}" + (
+                    " pile" if z.kind == "pile" else "")
+        glossary[z.id] = phrase
+    for o in rs.options:
+        glossary[o.id] = (f"{o.label} is on" if o.type == "bool"
+                          else f"the {o.label[0].lower() + o.label[1:]}")
+    for v in rs.variables:
+        glossary[v.id] = f"the {humanize(v.id)}"
+        if v.per_seat:
+            seat_indexed.add(v.id)
+    definitions: dict[str, list[str]] = {}
+    for key in rs.define:
+        m = _DEF_KEY.match(key)
+        if m:
+            params = m.group(2)
+            definitions[m.group(1)] = ([p.strip() for p in params.split(",") if p.strip()]
+                                       if params else [])
+    value_names: dict[Any, str] = {}
+    for a in rs.pieces.attributes.values():
+        for v in a.values:
+            if isinstance(v, str):
+                value_names[v] = humanize(str(a.names.get(v, v)))
+    attribute_names = {attr: dict(a.names) for attr, a in rs.pieces.attributes.items()}
+    return cls(glossary, value_names, attribute_names=attribute_names,
+               definitions=definitions, seat_indexed=seat_indexed, **options)

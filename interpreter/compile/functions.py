@@ -29,6 +29,10 @@ ALL_DIRECTIONS = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
 def _site(env: Any, site: Any, fn: str) -> int:
     if type(site) is int and 0 <= site < len(env.state.sites):
         return site
+    if isinstance(site, str):  # a place named in text, e.g. passed through a definition
+        found = env.game.site_by_name.get(site)
+        if found is not None:
+            return found
     raise RuleError(f"{fn}() needs a place (a square, pile or slot), got {site!r}")
 
 
@@ -83,7 +87,7 @@ def f_empty(env: Any, site: Any) -> bool:
 def f_pieces(env: Any, where: Any) -> list[int]:
     """Pieces of a place, of every place of a zone, or of a list of places."""
     sites = env.state.sites
-    if type(where) is int:
+    if type(where) is int or isinstance(where, str):
         return list(sites[_site(env, where, "pieces")])
     zone = getattr(where, "sites_in_play", None)
     if zone is not None:

@@ -678,7 +678,7 @@ class _Compiler:
             g.value_styles[attr] = {v: s for v, s in a.styles.items()}
             for v in a.values:
                 if v in a.names:
-                    g.value_names[v] = a.names[v]
+                    g.value_names.setdefault(v, a.names[v])  # first attribute wins
                 if (isinstance(v, str) and _IDENT.match(v) and v not in self.globals
                         and v not in self.def_bodies):
                     self.globals[v] = (lambda val: lambda env: val)(v)
@@ -710,12 +710,14 @@ class _Compiler:
                     for attr, v in zip(g.attribute_order, combo, strict=True):
                         g.attributes[attr].append(v)
                     g.piece_kind.append(tuple(combo))
-                    names = {a: g.value_names.get(v, str(v))
+                    names = {a: decl.attributes[a].names.get(v, str(v))
                              for a, v in zip(g.attribute_order, combo, strict=True)
                              if v is not None}
                     if decl.name:
                         try:
-                            g.piece_names.append(string.Formatter().vformat(decl.name, (), names))
+                            everything = {a: names.get(a, "") for a in g.attribute_order}
+                            text = string.Formatter().vformat(decl.name, (), everything)
+                            g.piece_names.append(" ".join(text.split()))
                         except (KeyError, IndexError, ValueError):
                             self.error(f"piece name '{decl.name}' names an unknown attribute",
                                        decl.loc, expected=", ".join(g.attribute_order))
