@@ -24,6 +24,7 @@ from interpreter.cli.render import render_view
 from interpreter.run.record import SavedGame, read_save, replay
 from interpreter.run.view import view
 
+ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 BAD_RULESET = """\
@@ -107,6 +108,18 @@ def test_validate_bad_ruleset_reports_location(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert f"{bad}:8:3: error: unknown key 'colour'" in result.stderr
     assert "ok: " in result.stdout  # the good one is still checked and reported
+
+
+def test_validate_checks_scenario_files_as_such(tmp_path: Path) -> None:
+    result = invoke("validate", str(ROOT / "rulesets" / "caldera.tests.yaml"))
+    assert result.exit_code == 0, result.stderr
+    assert "(scenario tests)" in result.stdout
+    bad = tmp_path / "caldera.tests.yaml"
+    bad.write_text(f"ruleset: {ROOT / 'rulesets' / 'caldera.yaml'}\ncases:\n"
+                   "  - name: x\n    seed: 1\n    expect: [trois(1) == 0]\n")
+    result = invoke("validate", str(bad))
+    assert result.exit_code == 1
+    assert f"{bad}:5:" in result.stderr and "trios" in result.stderr
 
 
 def test_validate_missing_file() -> None:

@@ -15,7 +15,7 @@ from rich.text import Text
 from interpreter.api import load
 from interpreter.compile.game import compile_game
 from interpreter.errors import RulesetError, TabletopError, UsageError
-from interpreter.load.catalog import bundled_names, rulesets_dir
+from interpreter.load.catalog import TESTS_SUFFIX, bundled_names, rulesets_dir
 from interpreter.load.schema import OptionDecl, json_schema_text
 
 
@@ -112,13 +112,20 @@ def validate(
 ) -> None:
     """Check rulesets: load and compile each one with its default options.
 
-    Prints `ok: PATH` for each valid ruleset. Problems are printed to stderr as
+    Prints `ok: PATH` for each valid ruleset. Scenario-test files (`*.tests.yaml`) are
+    checked as such: their ruleset, pieces, places and expectations. Problems are printed to stderr as
     `PATH:LINE:COL: error: ...` with the offending line; every file is checked, and the
     exit code is 1 when any of them has a problem.
     """
     failed = 0
     for target in targets:
         try:
+            if target.endswith(TESTS_SUFFIX):
+                from interpreter.scenarios.runner import load_scenario_file
+
+                load_scenario_file(Path(target))
+                typer.echo(f"ok: {target} (scenario tests)")
+                continue
             loaded = load(target)
             compile_game(loaded, {})
         except RulesetError as exc:
@@ -132,7 +139,7 @@ def validate(
         typer.echo(f"ok: {loaded.path}")
     if failed:
         if len(targets) > 1:
-            click.echo(f"{failed} of {len(targets)} rulesets have problems", err=True)
+            click.echo(f"{failed} of {len(targets)} files have problems", err=True)
         raise typer.Exit(1)
 
 
