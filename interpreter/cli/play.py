@@ -139,7 +139,7 @@ class PlaySession:
             try:
                 return match_option(options, text)
             except IllegalMove as exc:
-                self.console.print(Text(f"{exc}. The legal options are:", style="red"),
+                self.console.print(Text(f"{str(exc).rstrip('.?')}. The legal options are:", style="red"),
                                    soft_wrap=True)
                 self.console.print(options_renderable(options))
 

@@ -155,7 +155,22 @@ def grid_table(game: Game, title: str, places: dict[str, Any], rows: int, cols: 
         row = [stack_text(game, cells[r * cols + c], colour) if r * cols + c < len(cells)
                else Text("") for c in range(cols)]
         table.add_row(Text(str(r + 1)), *row)
-    return Group(Text(title, style="bold"), table)
+    return Group(Text(title, style="bold"), table, legend(game))
+
+
+def legend(game: Game) -> Text:
+    """How to read a stack: the glyph letters and that stacks read bottom to top."""
+    pieces = game.ruleset.pieces
+    text = Text("Stacks read bottom to top", style="dim")
+    glyph = pieces.glyph and pieces.attributes.get(pieces.glyph)
+    if glyph and glyph.short:
+        keys = ", ".join(f"{glyph.short[v]} = {glyph.names.get(v, v)}"
+                         for v in glyph.values if v in glyph.short)
+        text.append(f"; {keys}", style="dim")
+    if pieces.style:
+        text.append(f"; colour shows the {pieces.style}", style="dim")
+    text.append(".", style="dim")
+    return text
 
 
 def slots_table(game: Game, title: str, places: dict[str, Any],
