@@ -385,8 +385,7 @@ def test_quit_offers_to_save_when_interactive(tmp_path: Path) -> None:
 
 def test_console_script_prints_no_traceback() -> None:
     exe = shutil.which("tabletop")
-    if exe is None:
-        pytest.skip("the console script is not installed")
+    assert exe is not None, "the console script must be installed (pip install -e .)"
     done = subprocess.run([exe, "run", "caldra"], capture_output=True, text=True,
                           timeout=60, check=False)
     assert done.returncode == 1
@@ -428,3 +427,51 @@ def _text(renderable) -> str:
     console = Console(file=io.StringIO(), width=100, color_system=None)
     console.print(renderable)
     return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_hot_seat_hides_each_seat_until_it_confirms() -> None:
+    """Four people at one keyboard: before a seat's screen, the previous one is cleared
+    and the seat must confirm; each screen shows that seat's secret colour only."""
+    game = load_game("bottoms-up")
+    seats = {s: "human" for s in range(1, 5)}
+    state = game.new_state(4, 3)
+    secrets = {s: state.seat_vars["secret_colour"][s - 1] for s in seats}
+    prompts: list[str] = []
+    answers = iter(["", "1", "", "1", "", "1", "", "1", "", "quit"])
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    out = io.StringIO()
+    session = PlaySession(game, state, seats, build_agents(seats, 3),
+                          SavedGame.start(game, 4, 3, seats), Console(file=out, width=100),
+                          ask, interactive=False, colour=False)
+    assert session.run() == 0
+    assert [p for p in prompts if "press Enter" in p][:5] == [
+        f"Player {s}, press Enter when you are at the keyboard: " for s in (1, 2, 3, 4, 1)]
+    screens = out.getvalue().split("Pass the keyboard to")[1:]
+    assert len(screens) >= 4
+    for seat, screen in zip((1, 2, 3, 4), screens, strict=False):
+        assert f"Your secret colour is {secrets[seat]}" in screen
+        others = {secrets[s] for s in seats if s != seat}
+        assert not any(f"Your secret colour is {c}" in screen for c in others)
+        assert f"secret colour Player {seat} {secrets[seat]}" in screen
+        assert all(f"secret colour Player {s} " not in screen for s in seats if s != seat)
+
+
+def test_no_hand_over_without_secrets() -> None:
+    game = load_game("caldera")
+    seats = {1: "human", 2: "human"}
+    prompts: list[str] = []
+    answers = iter(["1", "quit"])
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    session = PlaySession(game, game.new_state(2, 1), seats, build_agents(seats, 1),
+                          SavedGame.start(game, 2, 1, seats), Console(file=io.StringIO()),
+                          ask, interactive=False, colour=False)
+    session.run()
+    assert not any("press Enter" in p for p in prompts)

@@ -113,7 +113,8 @@ def validate(
     """Check rulesets: load and compile each one with its default options.
 
     Prints `ok: PATH` for each valid ruleset. Scenario-test files (`*.tests.yaml`) are
-    checked as such: their ruleset, pieces, places and expectations. Problems are printed to stderr as
+    checked as such: their ruleset, pieces, places and expectations. Problems are
+    printed to stderr as
     `PATH:LINE:COL: error: ...` with the offending line; every file is checked, and the
     exit code is 1 when any of them has a problem.
     """

@@ -63,6 +63,8 @@ class PlaySession:
     colour: bool = True
     seen_log: dict[int, int] = field(default_factory=dict)
     """Per person: how much of their view's log they have already been shown."""
+    at_keyboard: int | None = None
+    """Hot-seat play: the person whose view may be on screen now."""
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
@@ -106,7 +108,24 @@ class PlaySession:
         self.save()
 
     # -- a person's turn ------------------------------------------------------------------
+    def hand_over(self, seat: int) -> None:
+        """Hot-seat play with secrets: clear the screen and wait until `seat`'s player
+        confirms they are at the keyboard, so nobody sees another seat's secrets."""
+        humans = [s for s, kind in self.seats.items() if kind == HUMAN]
+        if len(humans) < 2 or not has_secrets(self.game) or self.at_keyboard == seat:
+            self.at_keyboard = seat
+            return
+        if self.at_keyboard is not None:
+            self.console.clear()
+        name = self.game.seat_name(seat)
+        self.console.rule()
+        self.console.print(Text(f"Pass the keyboard to {name}. Everyone else: look away.",
+                                style="bold"))
+        self.ask(f"{name}, press Enter when you are at the keyboard: ")
+        self.at_keyboard = seat
+
     def ask_person(self, seat: int) -> Option:
+        self.hand_over(seat)
         seen = view(self.game, self.state, seat)
         log = seen["log"]
         start = self.seen_log.get(seat, 0)
@@ -139,8 +158,8 @@ class PlaySession:
             try:
                 return match_option(options, text)
             except IllegalMove as exc:
-                self.console.print(Text(f"{str(exc).rstrip('.?')}. The legal options are:", style="red"),
-                                   soft_wrap=True)
+                message = f"{str(exc).rstrip('.?')}. The legal options are:"
+                self.console.print(Text(message, style="red"), soft_wrap=True)
                 self.console.print(options_renderable(options))
 
     # -- ending -----------------------------------------------------------------------------
@@ -191,6 +210,15 @@ class PlaySession:
     def save(self) -> None:
         if self.save_path is not None:
             write_save(self.save_path, self.record)
+
+
+def has_secrets(game: Game) -> bool:
+    """Whether some seat may see what another may not (then hot-seat play hides screens)."""
+    # What nobody may see (a die under a cover) needs no hiding of screens; what only
+    # its owner may see does.
+    return (any("owner" in (z.contents, z.count) for z in game.ruleset.zones)
+            or any(v.visible_to == "owner" for v in game.ruleset.variables)
+            or any(c.secret for c in game.choices.values()))
 
 
 def match_option(options: list[Option], text: str) -> Option:
