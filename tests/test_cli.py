@@ -475,3 +475,14 @@ def test_no_hand_over_without_secrets() -> None:
                           ask, interactive=False, colour=False)
     session.run()
     assert not any("press Enter" in p for p in prompts)
+
+
+def test_docs_check_passes_on_the_committed_rulebooks() -> None:
+    result = invoke("docs", "--check", "--out", str(ROOT / "generated_docs"))
+    assert result.exit_code == 0, result.stdout + result.stderr
+
+
+def test_docs_check_fails_on_a_stale_folder(tmp_path: Path) -> None:
+    result = invoke("docs", "--check", "--out", str(tmp_path / "nothing-here"))
+    assert result.exit_code == 1
+    assert "run: tabletop docs" in result.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from importlib import metadata
+from pathlib import Path
 from typing import Annotated, Any
 
 import click
@@ -96,6 +97,32 @@ app.command("play")(play_command.play)
 app.command("run")(batch.run)
 app.command("simulate")(batch.simulate)
 app.command("test")(batch.test)
+
+
+@app.command("docs")
+def docs(
+    out: Annotated[Path, typer.Option("--out", metavar="DIR",
+                                      help="Where the rulebooks go.")] = Path("generated_docs"),
+    check: Annotated[bool, typer.Option(
+        "--check", help="Write nothing; exit 1 when the rulebooks are stale.")] = False,
+    templates: Annotated[Path | None, typer.Option(
+        "--templates", metavar="DIR", help="Your own Jinja templates, used before the "
+        "built-in ones (same file names).", show_default=False)] = None,
+    pdf: Annotated[Path | None, typer.Option(
+        "--pdf", metavar="DIR", help="Also build one printable PDF per game there.",
+        show_default=False)] = None,
+) -> None:
+    """Write the rulebooks (Markdown, SVG diagrams, printable HTML) from the rulesets.
+
+    The same YAML that the interpreter runs makes the rulebook, so the two cannot
+    drift: `--check` (run by the tests) fails when generated_docs/ is out of date.
+    Publish the site with `mkdocs build`.
+    """
+    from interpreter.docs.cli import docs_command
+
+    code = docs_command(out=out, check=check, templates=templates, pdf=pdf)
+    if code:
+        raise typer.Exit(code)
 
 
 def main() -> None:

@@ -48,7 +48,7 @@ _PREPOSITIONS = {"after", "before", "of", "in", "on", "at", "from", "to", "for",
                  "under", "over", "by"}
 _ADJECTIVE_ENDINGS = ("ed", "able", "ible", "ful", "less", "ous", "ive", "al", "ic", "y", "en",
                       "ing", "est", "er")
-_ADJECTIVES = {"free", "open", "safe", "full", "legal", "valid", "alone", "same", "last",
+_ADJECTIVES = {"ok", "free", "open", "safe", "full", "legal", "valid", "alone", "same", "last",
                "first", "top", "bare", "clear", "done", "over", "out", "live", "dead"}
 _IDENTIFIER = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w-])")
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
@@ -216,7 +216,7 @@ class ExpressionEnglish:
                 " is on"):
             return self.glossary[n.id][:-3] + " off"
         inner = self.node(n)
-        if " " not in inner:
+        if " " not in inner or isinstance(n, ast.Name):
             return f"not {inner}"
         return f"it is not so that {inner}"
 
@@ -263,10 +263,10 @@ class ExpressionEnglish:
                     isinstance(right, ast.Name) and right.id in ("null", "none", "None")):
                 parts.append("does not exist" if isinstance(op, ast.Eq) else "exists")
                 continue
-            said = (self.value(right.value, attribute) if isinstance(right, ast.Constant)
-                    else self.node(right))
+            named = isinstance(op, ast.Eq | ast.NotEq) and isinstance(right, ast.Constant)
+            said = self.value(right.value, attribute) if named else self.node(right)
             parts.append(f"{_COMPARE.get(type(op), 'compares to')} {said}")
-        return " ".join(parts)
+        return ", which ".join([" ".join(parts[:2]), *parts[2:]])
 
     def n_IfExp(self, n: ast.IfExp) -> str:
         return f"{self.node(n.body)} if {self.node(n.test)}, otherwise {self.node(n.orelse)}"
@@ -286,6 +286,10 @@ class ExpressionEnglish:
         base, index = n.value, n.slice
         if isinstance(base, ast.Name) and base.id in self.seat_indexed:
             return f"{self.node(base)} of {self.node(index)}"
+        if (isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub)
+                and isinstance(index.operand, ast.Constant)
+                and type(index.operand.value) is int):
+            index = ast.Constant(-index.operand.value)
         if isinstance(index, ast.Constant) and isinstance(index.value, int) and not isinstance(
                 index.value, bool):
             k = index.value
@@ -299,7 +303,7 @@ class ExpressionEnglish:
 
     def n_Call(self, n: ast.Call) -> str:
         name = n.func.id if isinstance(n.func, ast.Name) else "?"
-        args = [self.node(a) for a in n.args]
+        args = [self._operand(a) if len(n.args) > 1 else self.node(a) for a in n.args]
         if name in self.glossary and "{" in self.glossary[name]:
             try:
                 return self.glossary[name].format(*args)
@@ -362,13 +366,11 @@ class ExpressionEnglish:
         return f"{self.node(n.elt)} for each of {', and each of '.join(loops)}"
 
     def quantified(self, n: ast.GeneratorExp | ast.ListComp, every: bool) -> str:
-        """`all(x for …)` / `any(x for …)` as `for every … , x` / `there is … such that x`."""
-        loops = [self._loop(g, with_article=False) for g in n.generators]
-        if every:
-            return f"for every one of {', and every one of '.join(loops)}, {self.node(n.elt)}"
-        where = " and ".join(loops)
-        joiner = " and " if any(g.ifs for g in n.generators) else " such that "
-        return f"there is some {where}{joiner}{self.node(n.elt)}"
+        """`all(x for …)` / `any(x for …)` as `for all …, x` / `for at least one of …, x`."""
+        loops = [self._loop(g) for g in n.generators]
+        lead = "for all " if every else "for at least one of "
+        joiner = ", and all " if every else ", and one of "
+        return f"{lead}{joiner.join(loops)}, {self.node(n.elt)}"
 
     def n_GeneratorExp(self, n: ast.GeneratorExp) -> str:
         return self._comprehension(n)
@@ -409,7 +411,7 @@ class Describer:
                 out.append(self.english.text(part) if is_expr else part)
         except ExpressionError:
             return humanize_text(source)
-        return " ".join("".join(out).split())
+        return re.sub(r"\b([Tt]he) the\b", r"\1", " ".join("".join(out).split()))
 
     def name(self, identifier: str) -> str:
         """A designer's name (local, parameter, attribute) as words."""

@@ -69,9 +69,10 @@ class Choose(Primitive):
     def english(self, d: Describer) -> list[str]:
         who = d.expr(self.seats) if self.seats is not None else (
             d.expr(self.seat) if self.seat is not None else "the current player")
-        head = f"{who.capitalize()} chooses, in secret," if self.seats is not None else (
-            f"{who.capitalize()} chooses")
-        out = [f"{head} one of ({d.text(self.choose)}):"]
+        who = who[:1].upper() + who[1:]
+        head = f"{who} choose, each in secret," if self.seats is not None else (
+            f"{who} chooses")
+        out = [f"{head} one of these options (asked: “{d.text(self.choose)}”):"]
         for o in self.options:
             out.extend(d.option(o))
         if self.if_none:

@@ -35,7 +35,9 @@ class EndGame(Primitive):
         b.emit(run)
 
     def english(self, d: Describer) -> list[str]:
-        who = (f"; {d.expr(self.winners)} win" if self.winners is not None
+        names = d.expr(self.winners) if self.winners is not None else ""
+        verb = "win" if " and " in names or names.endswith("players") else "wins"
+        who = (f"; {names} {verb}" if self.winners is not None
                else "; the ranking decides the winner")
         return [f"The game ends ({d.text(self.end_game)}){who}."]
 

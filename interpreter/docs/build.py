@@ -1,0 +1,198 @@
+"""Rulebooks generated from the rulesets: Markdown + SVG for mkdocs, print HTML, PDF.
+
+``build_docs`` computes every file (relative path → content) without touching the
+disk; ``write_docs`` writes them, or with ``check`` compares them with what is there.
+The output depends only on the rulesets and the templates, so building twice gives
+byte-identical files (the committed ``generated_docs/`` is checked for freshness).
+
+Templates are Jinja2 files; a designer's folder is searched first, then the package's
+``interpreter/templates/``: ``index.md.j2`` (the list of games), ``game.md.j2`` (one
+rulebook) and ``print.html.j2`` (the printable page around a rulebook's HTML).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+import markdown
+
+from interpreter.docs.rulebook import Rulebook, build_rulebook
+from interpreter.errors import TabletopError
+from interpreter.load.catalog import TESTS_SUFFIX, rulesets_dir
+from interpreter.load.loader import load_ruleset
+
+PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+PRINT_DIR = "print"
+PAPER = {"a4": "A4", "letter": "letter"}
+
+
+@dataclass
+class DocsResult:
+    """What write_docs did (or, with check, found)."""
+
+    written: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def fresh(self) -> bool:
+        return not (self.stale or self.missing or self.extra)
+
+
+def environment(templates: Path | None = None) -> jinja2.Environment:
+    loaders: list[jinja2.BaseLoader] = []
+    if templates is not None:
+        loaders.append(jinja2.FileSystemLoader(str(templates)))
+    loaders.append(jinja2.FileSystemLoader(str(PACKAGE_TEMPLATES)))
+    return jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=False,
+                              keep_trailing_newline=True, trim_blocks=False,
+                              lstrip_blocks=False, undefined=jinja2.StrictUndefined)
+
+
+def ruleset_paths(folder: Path | None = None) -> list[Path]:
+    folder = folder or rulesets_dir()
+    return sorted(p for p in folder.glob("*.yaml") if not p.name.endswith(TESTS_SUFFIX))
+
+
+def load_books(folder: Path | None = None) -> tuple[list[Rulebook], dict[str, str]]:
+    """The rulebook of every ruleset that loads; the others with their first problem."""
+    books, skipped = [], {}
+    for path in ruleset_paths(folder):
+        try:
+            loaded = load_ruleset(str(path))
+            books.append(build_rulebook(loaded))
+        except TabletopError as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            skipped[path.name] = first
+    books.sort(key=lambda b: b.title.lower())
+    return books, skipped
+
+
+def _tidy(text: str) -> str:
+    """No trailing spaces, no runs of blank lines, one final newline."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    out: list[str] = []
+    for line in lines:
+        if not line and out and not out[-1]:
+            continue
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
+def render_game(env: jinja2.Environment, book: Rulebook, print_link: str | None) -> str:
+    return _tidy(env.get_template("game.md.j2").render(book=book, print_link=print_link))
+
+
+def print_html(env: jinja2.Environment, book: Rulebook, paper: str = "A4") -> str:
+    """A standalone, print-ready page: no navigation, SVGs inline, one part per page."""
+    text = render_game(env, book, print_link=None)
+    text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+    html = markdown.markdown(text, extensions=["tables", "attr_list", "sane_lists"],
+                             output_format="html")
+    svgs = {d.file: d.svg for d in book.diagrams}
+
+    def inline(m: re.Match[str]) -> str:
+        svg = svgs.get(m.group(2))
+        if svg is None:
+            return m.group(0)
+        body = svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg
+        return f'<figure aria-label="{m.group(1)}">{body.strip()}</figure>'
+
+    html = re.sub(r'<p><img alt="([^"]*)" src="([^"]+)" ?/?></p>', inline, html)
+    html = re.sub(r'<img alt="([^"]*)" src="([^"]+)" ?/?>', inline, html)
+    parts = re.split(r"(?=<h2[ >])", html)
+    if len(parts) > 2:  # the title and the overview share the first page
+        parts = [parts[0] + parts[1], *parts[2:]]
+    body = "\n".join(f'<section class="part">\n{p.strip()}\n</section>' for p in parts
+                     if p.strip())
+    page = env.get_template("print.html.j2").render(book=book, body=body, paper=paper)
+    return _tidy(page)
+
+
+def build_docs(out_dir: Path = Path("generated_docs"), templates: Path | None = None,
+               rulesets: Path | None = None) -> dict[str, str]:
+    """Every generated file, as relative path → content (nothing is written)."""
+    files, _ = _build(templates, rulesets)
+    return files
+
+
+def _build(templates: Path | None, rulesets: Path | None
+           ) -> tuple[dict[str, str], dict[str, str]]:
+    env = environment(templates)
+    books, skipped = load_books(rulesets)
+    files: dict[str, str] = {}
+    files["index.md"] = _tidy(env.get_template("index.md.j2").render(books=books))
+    for book in books:
+        files[f"{book.name}/index.md"] = render_game(
+            env, book, print_link=f"../{PRINT_DIR}/{book.name}.html")
+        for d in book.diagrams:
+            files[f"{book.name}/{d.file}"] = d.svg
+        files[f"{PRINT_DIR}/{book.name}.html"] = print_html(env, book)
+    return dict(sorted(files.items())), skipped
+
+
+def _existing(out_dir: Path) -> list[str]:
+    if not out_dir.is_dir():
+        return []
+    return sorted(p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*")
+                  if p.is_file() and not any(part.startswith(".") for part in
+                                             p.relative_to(out_dir).parts))
+
+
+def write_docs(out_dir: Path = Path("generated_docs"), check: bool = False,
+               templates: Path | None = None, rulesets: Path | None = None) -> DocsResult:
+    """Write the rulebooks into `out_dir` (removing files it no longer generates), or,
+    with `check`, only report the files that are stale, missing or extra."""
+    files, skipped = _build(templates, rulesets)
+    result = DocsResult(skipped=skipped)
+    existing = _existing(out_dir)
+    for rel, content in files.items():
+        path = out_dir / rel
+        if not path.is_file():
+            result.missing.append(rel)
+        elif path.read_bytes() != content.encode("utf-8"):
+            result.stale.append(rel)
+    result.extra = [rel for rel in existing if rel not in files]
+    if check:
+        return result
+    for rel in result.missing + result.stale:
+        path = out_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(files[rel].encode("utf-8"))
+        result.written.append(rel)
+    for rel in result.extra:
+        (out_dir / rel).unlink()
+    for folder in sorted((p for p in out_dir.rglob("*") if p.is_dir()), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    return result
+
+
+def build_pdfs(pdf_dir: Path, templates: Path | None = None, rulesets: Path | None = None,
+               paper: str = "A4", names: list[str] | None = None) -> list[Path]:
+    """One PDF per rulebook (WeasyPrint, the `pdf` extra); returns the files written."""
+    try:
+        import weasyprint
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise TabletopError("PDFs need WeasyPrint: pip install 'tabletop[pdf]' "
+                            f"(and the Pango library; see the README) — {exc}") from None
+    env = environment(templates)
+    books, _ = load_books(rulesets)
+    pdf_dir.mkdir(parents=True, exist_ok=True)
+    out = []
+    size = PAPER.get(paper.lower(), paper)
+    for book in books:
+        if names is not None and book.name not in names:
+            continue
+        html = print_html(env, book, paper=size)
+        target = pdf_dir / f"{book.name}.pdf"
+        weasyprint.HTML(string=html).write_pdf(str(target))
+        out.append(target)
+    return out

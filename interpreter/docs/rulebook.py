@@ -1,0 +1,636 @@
+"""What a rulebook says, computed from a ruleset: the context the templates render.
+
+Everything here comes from the ruleset and the compiled Game: component counts from
+the pieces the compiler made, rules in English from each primitive's ``english`` via
+the Describer, diagrams from real seeded positions, option differences from compiling
+the game again with the option changed. Templates only arrange it.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.compile.english import Describer, describer_for, humanize, join_words
+from interpreter.compile.expressions import ExpressionError, names_used, parse
+from interpreter.compile.game import _DEF_KEY, Game, compile_game
+from interpreter.docs.diagrams import PieceStyle, legend_svg, position_svg
+from interpreter.errors import TabletopError
+from interpreter.load.loader import LoadedRuleset
+from interpreter.load.located import Expr, Node, Template
+from interpreter.load.schema import OptionDecl
+from interpreter.primitives import Choose, Primitive
+from interpreter.primitives.decisions import OptionDef
+from interpreter.run.playout import make_agents
+from interpreter.run.view import SPECTATOR, view
+
+SEED = 1
+EXAMPLE_DECISIONS = 4
+"""Pictures in the worked example (decisions that change what everyone sees)."""
+MAX_EXAMPLE_DECISIONS = 12
+
+_VISIBILITY = {"everyone": "everyone", "owner": "only its owner", "nobody": "nobody"}
+
+
+class RulebookDescriber(Describer):
+    """The Describer for rulebooks: local names in italics; a designer's option `text`
+    first, then the exact rule generated from the option's effects."""
+
+    def option(self, o: OptionDef) -> list[str]:
+        if not o.text:
+            return super().option(o)
+        head = f"{self.indent}- {' '.join(o.text.split())}"
+        exact = [f"{self.indent * 2}- Exactly: {self.option_head(o)[0].lower()}"
+                 f"{self.option_head(o)[1:]}" + (":" if o.do else ".")]
+        body = [self.indent * 2 + line for line in self.block(o.do)]
+        return [head, *exact, *body]
+
+
+def markdown_list(lines: list[str], indent: str = "  ") -> str:
+    """Describer lines (nesting by indent) → a nested Markdown list."""
+    out = []
+    for line in lines:
+        stripped = line.lstrip(" ")
+        depth = (len(line) - len(stripped)) // len(indent)
+        text = stripped[2:] if stripped.startswith("- ") else stripped
+        text = text[:1].upper() + text[1:]
+        out.append("    " * depth + "- " + text)
+    return "\n".join(out)
+
+
+def sentence(text: str) -> str:
+    text = " ".join(text.split())
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return text if text[-1] in ".!?:" else text + "."
+
+
+def plural(noun: str, n: int) -> str:
+    if n == 1:
+        return noun
+    words = noun.split(" (")
+    head = words[0]
+    if head.endswith(" die") or head == "die" or head.endswith(" Die"):
+        head = head[:-3] + "dice"
+    elif head.endswith(("s", "sh", "ch", "x")):
+        head += "es"
+    elif head.endswith("y") and head[-2:-1] not in "aeiou":
+        head = head[:-1] + "ies"
+    else:
+        head += "s"
+    return " (".join([head, *words[1:]])
+
+
+@dataclass
+class Diagram:
+    file: str
+    title: str
+    svg: str
+
+
+@dataclass
+class ExampleStep:
+    number: int
+    seat: str
+    prompt: str
+    label: str
+    notation: str
+    said: list[str]
+    after: Diagram | None
+    turn: int
+    secret: bool = False
+
+
+@dataclass
+class OptionDoc:
+    id: str
+    label: str
+    kind: str
+    default: str
+    values: str
+    description: str
+    changes: list[str]
+    mentions: list[str]
+
+
+@dataclass
+class Rulebook:
+    """Everything a game's rulebook says (the templates' context)."""
+
+    name: str
+    title: str
+    designer: str
+    year: int | None
+    seats: str
+    playing_time: str | None
+    status: str
+    summary: str
+    introduction: str | None
+    source: str | None
+    players_shown: int
+    components: list[dict[str, Any]]
+    total_pieces: int
+    components_note: str | None
+    zones: list[dict[str, Any]]
+    variables: list[dict[str, Any]]
+    glossary: list[str]
+    setup: str
+    setup_diagram: Diagram
+    legend: Diagram
+    first_player: str
+    turn: str
+    procedures: list[dict[str, str]]
+    triggers: list[dict[str, str]]
+    end_rules: list[dict[str, str]]
+    ranking: str | None
+    scoring: str | None
+    rulings: list[dict[str, str]]
+    options: list[OptionDoc]
+    example: list[ExampleStep]
+    example_intro: str
+    diagrams: list[Diagram] = field(default_factory=list)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+def _pieces_by_set(game: Game) -> list[tuple[Any, int, int]]:
+    """(set, copies, pieces) for each declared set, from the compiled game."""
+    out = []
+    env = game.env(game.blank_state(game.min_seats, 0))
+    for ps in game.ruleset.pieces.sets:
+        combos = math.prod(len(v) for v in ps.each.values()) or 1
+        try:
+            copies = game.compile_expression(ps.count.text)(env)
+        except (TabletopError, ExpressionError):
+            copies = 1
+        out.append((ps, copies, copies * combos))
+    return out
+
+
+def _value_list(game: Game, attr: str, values: list[Any]) -> str:
+    names = game.ruleset.pieces.attributes[attr].names
+    return ", ".join(str(names.get(v, v)) for v in values)
+
+
+def _each_phrase(game: Game, each: dict[str, list[Any]]) -> str:
+    varying = [(a, v) for a, v in each.items() if len(v) > 1]
+    fixed = [(a, v[0]) for a, v in each.items() if len(v) == 1]
+    parts = []
+    if varying:
+        parts.append("one of each " + " in each ".join(
+            f"{humanize(a)} ({_value_list(game, a, v)})" for a, v in varying))
+    if fixed:
+        said = ", ".join(f"{humanize(a)} {_value_list(game, a, [v])}" for a, v in fixed)
+        parts.append(("all with " if varying else "") + said)
+    return "; ".join(parts)
+
+
+def _place_phrase(game: Game, zone_id: str, seat: int | None) -> str:
+    zone = game.zones[zone_id]
+    return f"{zone.label} of Player {seat}" if seat else zone.label
+
+
+_DEPENDS: dict[str, set[str]] = {}
+"""Definition name → every name its body reads, directly or through other definitions
+(filled by ``_definition_uses`` for the ruleset being documented)."""
+
+
+def _definition_uses(define: dict[str, Expr]) -> None:
+    direct: dict[str, set[str]] = {}
+    for key, body in define.items():
+        m = _DEF_KEY.match(key)
+        if m:
+            params = {p.strip() for p in (m.group(2) or "").split(",")}
+            direct[m.group(1)] = names_used(body.text) - params
+    _DEPENDS.clear()
+    for name in direct:
+        seen: set[str] = set()
+        todo = [name]
+        while todo:
+            for used in direct.get(todo.pop(), set()):
+                if used not in seen:
+                    seen.add(used)
+                    todo.append(used)
+        _DEPENDS[name] = seen
+
+
+def _reads(text: str, name: str) -> bool:
+    used = names_used(text)
+    return name in used or any(name in _DEPENDS.get(u, ()) for u in used)
+
+
+def _expr_mentions(value: Any, name: str) -> bool:
+    if isinstance(value, Expr | Template):
+        if isinstance(value, Template):
+            return any(_reads(part, name) for part in _template_exprs(value.text))
+        return _reads(value.text, name)
+    if isinstance(value, dict):
+        return any(_expr_mentions(v, name) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_expr_mentions(v, name) for v in value if not isinstance(v, Primitive))
+    return False
+
+
+def _template_exprs(text: str) -> list[str]:
+    from interpreter.compile.expressions import split_template
+    try:
+        return [part for is_expr, part, _ in split_template(text) if is_expr]
+    except ExpressionError:
+        return []
+
+
+def _own_fields(node: Node) -> list[Any]:
+    out = []
+    for name in type(node).model_fields:
+        value = getattr(node, name)
+        if isinstance(value, list) and value and all(isinstance(v, Primitive) for v in value):
+            continue
+        if isinstance(value, list) and value and all(isinstance(v, OptionDef) for v in value):
+            continue
+        if isinstance(value, dict) and value and all(
+                isinstance(v, list) for v in value.values()):
+            continue
+        out.append(value)
+    return out
+
+
+def _walk(effects: list[Primitive], where: str):
+    for e in effects:
+        yield e, where
+        if isinstance(e, Choose):
+            for o in e.options:
+                yield o, f"{where}, the option “{_option_title(o)}”"
+                yield from _walk(o.do, f"{where}, the option “{_option_title(o)}”")
+            yield from _walk(e.if_none, where)
+            continue
+        for child in e.children():
+            yield from _walk(child, where)
+
+
+def _option_title(o: OptionDef) -> str:
+    return humanize(o.id).capitalize()
+
+
+def _sections(game: Game) -> list[tuple[str, list[Primitive]]]:
+    rs = game.ruleset
+    out = [("the set-up", rs.setup), ("the turn", rs.turn)]
+    out += [(f"the procedure “{humanize(p.id)}”", p.do) for p in rs.procedures]
+    out += [(f"the trigger “{humanize(t.id)}”", t.do) for t in rs.triggers]
+    return out
+
+
+# -- the parts ----------------------------------------------------------------------------
+
+def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, str | None]:
+    rows = []
+    note = None
+    for ps, copies, n in _pieces_by_set(game):
+        label = ps.label or humanize(ps.id).capitalize()
+        count_text = ps.count.text.strip()
+        depends = not count_text.isdigit()
+        if depends:
+            note = "Some counts depend on the options:"
+        rows.append({
+            "label": label,
+            "copies": copies,
+            "copies_text": f"{copies}*" if depends else str(copies),
+            "count_rule": sentence(f"number of {plural(label, 2)}: {d.expr(ps.count)}")
+            if depends else None,
+            "each": _each_phrase(game, {a: list(v) for a, v in ps.each.items()}),
+            "pieces": n,
+            "start": _place_phrase(game, ps.start.text, ps.seat),
+            "summary": _set_summary(game, ps, label, copies, n, depends),
+        })
+    return rows, game.n_pieces, note
+
+
+def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: bool) -> str:
+    each = {a: list(v) for a, v in ps.each.items()}
+    star = ""
+    pieces = f"{n} piece{'s' if n != 1 else ''}" + (" with the default options"
+                                                   if depends else "")
+    if any(len(v) > 1 for v in each.values()):
+        return (f"{copies}{star} {plural(label, copies)}: per {label[0].lower() + label[1:]} "
+                f"{_each_phrase(game, each)} — {pieces}")
+    return f"{copies}{star} {plural(label, copies)} ({_each_phrase(game, each)}) — {pieces}"
+
+
+def _zones(game: Game, d: Describer) -> list[dict[str, Any]]:
+    out = []
+    for z in game.ruleset.zones:
+        info = game.zones[z.id]
+        if info.kind == "grid":
+            last = f"{chr(96 + info.cols)}{info.rows}"
+            shape = (f"a board of {info.rows} × {info.cols} squares, a1 to {last} (a1 is "
+                     "bottom left; each square holds a stack of pieces)")
+        elif info.kind == "slots":
+            shape = f"{info.per_owner} numbered places, each holding a stack (no board)"
+        else:
+            shape = "a pile of pieces"
+        if z.per_seat:
+            shape += ", one for each player"
+        seen = []
+        if z.contents != "everyone":
+            seen.append(f"its pieces are seen by {_VISIBILITY[z.contents]}")
+        if z.count != "everyone" and z.contents != "everyone":
+            seen.append(f"how many there are is known to {_VISIBILITY[z.count]}")
+        if z.conceal is not None:
+            seen.append(f"a piece is hidden from everyone when {d.expr(z.conceal)}")
+        if seen and z.reveal_at_end:
+            seen.append("everything is revealed when the game ends")
+        out.append({"id": z.id, "label": info.label, "shape": shape,
+                    "description": sentence(z.description) if z.description else "",
+                    "visibility": sentence("; ".join(seen)) if seen else ""})
+    return out
+
+
+def _variables(game: Game, d: Describer) -> list[dict[str, Any]]:
+    out = []
+    for v in game.ruleset.variables:
+        parts = [f"starts at {d.expr(v.initial)}"]
+        if v.per_seat:
+            parts.append("each player has their own")
+        if v.visible_to != "everyone":
+            parts.append(f"seen by {_VISIBILITY[v.visible_to]}"
+                         + (" until the game ends" if v.reveal_at_end else ""))
+        out.append({"name": humanize(v.id), "description": sentence(v.description or ""),
+                    "facts": sentence("; ".join(parts))})
+    return out
+
+
+def _glossary(game: Game, d: Describer) -> list[str]:
+    out = []
+    english = d.english
+    for key, body in game.ruleset.define.items():
+        m = _DEF_KEY.match(key)
+        if not m:
+            continue
+        name = m.group(1)
+        params = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
+        call = ast.Call(ast.Name(name), [ast.Name(p) for p in params], [])
+        term = english.node(call) if params else english.node(ast.Name(name))
+        meaning = d.expr(body)
+        verb = "when" if name.split("_")[0] in ("is", "has", "can") else "means"
+        out.append(f"**{term}** {verb} {meaning}.")
+    return out
+
+
+def _first_player(game: Game, d: Describer) -> str:
+    text = game.ruleset.first_seat.text.strip()
+    if text == "1":
+        return "Player 1 takes the first turn; then turns go round the table in seat order."
+    return (f"The first turn is taken by {d.expr(game.ruleset.first_seat)}; then turns go "
+            "round the table in seat order.")
+
+
+def _end_rules(game: Game, d: Describer) -> list[dict[str, str]]:
+    out = []
+    for rule in game.ruleset.end:
+        who = d.expr(rule.winners) if rule.winners is not None else ""
+        verb = "win" if who.endswith("players") or " and " in who else "wins"
+        winners = (f"{who} {verb}" if rule.winners is not None
+                   else "the ranking below decides who wins")
+        out.append({"text": sentence(rule.text or humanize(rule.id)),
+                    "exact": sentence(f"the game ends after a turn when {d.cond(rule.when)}; "
+                                      f"{winners}")})
+    return out
+
+
+def _ranking(game: Game, d: Describer) -> tuple[str | None, str | None]:
+    rs = game.ruleset
+    ranking = None
+    if rs.rank:
+        keys = [d.english.text(k.text) for k in rs.rank]
+        first, rest = keys[0], keys[1:]
+        ranking = (f"When the game ends without named winners, the player with the highest "
+                   f"{_key(first)} wins")
+        if rest:
+            ranking += "; ties are broken by the highest " + ", then ".join(
+                _key(k) for k in rest)
+        ranking += ". Players still equal share the win (a draw)."
+    scoring = None
+    if rs.scores is not None:
+        scoring = sentence(f"a player's score is {d.english.text(rs.scores.text)}")
+    return ranking, scoring
+
+
+def _in_sentence(label: str) -> str:
+    """A label inside a sentence: `The board` → `the board`."""
+    return "the " + label[4:] if label.startswith("The ") else label
+
+
+def _key(phrase: str) -> str:
+    return phrase.removeprefix("the ")
+
+
+def _option_values(o: OptionDecl) -> tuple[str, str, list[Any]]:
+    if o.type == "bool":
+        return ("on/off", "on" if o.default else "off", [not o.default])
+    if o.type == "int":
+        lo = o.min if o.min is not None else "any"
+        hi = o.max if o.max is not None else "any"
+        alt = int(o.default) + 1
+        if o.max is not None and alt > o.max:
+            alt = int(o.default) - 1
+        return (f"a whole number from {lo} to {hi}", str(o.default), [alt])
+    choices = o.choices or []
+    return ("one of " + join_words(choices, "or"), str(o.default),
+            [c for c in choices if c != o.default])
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _facts(game: Game) -> dict[str, str]:
+    """What an option can change that a reader sees at once: components, places, the
+    opening choice."""
+    facts: dict[str, str] = {}
+    for ps, copies, n in _pieces_by_set(game):
+        label = ps.label or humanize(ps.id)
+        facts[f"pieces:{ps.id}"] = f"{label}: {copies} ({n} pieces)"
+    facts["pieces"] = f"pieces in all: {game.n_pieces}"
+    for z in game.zones.values():
+        if z.kind == "grid":
+            facts[f"zone:{z.id}"] = f"{z.label}: {z.rows} × {z.cols} squares"
+        elif z.kind == "slots":
+            facts[f"zone:{z.id}"] = f"{z.label}: {z.per_owner} places"
+    try:
+        state = game.new_state(game.min_seats, SEED)
+        seats = game.deciding_seats(state)
+        if seats:
+            n = len(game.legal_options(state, seats[0]))
+            facts["opening"] = f"options in the first decision: {n}"
+    except TabletopError:
+        pass
+    return facts
+
+
+def _options(game: Game, loaded: LoadedRuleset, d: Describer) -> list[OptionDoc]:
+    out = []
+    base = _facts(game)
+    for o in game.ruleset.options:
+        kind, default, alts = _option_values(o)
+        changes = []
+        for alt in alts[:3]:
+            try:
+                other = compile_game(loaded, {**game.options, o.id: alt})
+            except TabletopError as exc:
+                changes.append(f"With {_show(alt)}: the game cannot be built ({exc}).")
+                continue
+            theirs = _facts(other)
+            diff = [f"{theirs[k]} (instead of {base[k].split(': ', 1)[-1]})"
+                    for k in base if k in theirs and theirs[k] != base[k]]
+            if diff:
+                changes.append(f"With {_show(alt)}: " + "; ".join(diff) + ".")
+        out.append(OptionDoc(o.id, o.label, kind, default, kind, sentence(o.description),
+                             changes, _mentions(game, o.id, d)))
+    return out
+
+
+def _mentions(game: Game, name: str, d: Describer) -> list[str]:
+    """The parts of the rules that read an option (where it makes a difference)."""
+    rs = game.ruleset
+    _definition_uses(rs.define)
+    out: list[str] = []
+    for ps in rs.pieces.sets:
+        if _expr_mentions(ps.count, name):
+            out.append(f"the number of {plural(ps.label or humanize(ps.id), 2)}: "
+                       f"{d.expr(ps.count)}")
+    for z in rs.zones:
+        for what, e in (("rows", z.rows), ("columns", z.cols), ("places", z.size),
+                        ("hidden pieces", z.conceal)):
+            if e is not None and _expr_mentions(e, name):
+                out.append(f"{what} of {_in_sentence(game.zones[z.id].label)}: "
+                           f"{d.expr(e)}")
+    for key, body in rs.define.items():
+        if _expr_mentions(body, name):
+            m = _DEF_KEY.match(key)
+            out.append(f"the term “{humanize(m.group(1) if m else key)}”: {d.expr(body)}")
+    for where, block in _sections(game):
+        for node, place in _walk(block, where):
+            if any(_expr_mentions(v, name) for v in _own_fields(node)):
+                what = place if isinstance(node, OptionDef) else f"a step of {place}"
+                if what not in out:
+                    out.append(what)
+    for rule in rs.end:
+        if _expr_mentions(rule.when, name) or _expr_mentions(rule.winners, name):
+            out.append(f"the end of the game: {sentence(rule.text or rule.id)}")
+    return [sentence(m) for m in out]
+
+
+def _example(game: Game, players: int, base: str) -> tuple[list[ExampleStep], Diagram]:
+    """The first decisions of a real seeded game; a picture after each decision that
+    changes what everyone can see (a secret choice changes nothing visible)."""
+    state = game.new_state(players, SEED)
+    first = view(game, state, SPECTATOR)
+    setup = Diagram(f"{base}setup.svg", f"{game.title}: the position after set-up "
+                    f"(seed {SEED}, {players} players)",
+                    position_svg(game, first, f"{game.title} after set-up"))
+    agents = make_agents(players, SEED)
+    steps: list[ExampleStep] = []
+    shown_zones = first["zones"]
+    pictures = 0
+    for number in range(1, MAX_EXAMPLE_DECISIONS + 1):
+        seats = game.deciding_seats(state)
+        if not seats or state.over or pictures >= EXAMPLE_DECISIONS:
+            break
+        seat = seats[0]
+        decision = game.decision(state)
+        options = game.legal_options(state, seat)
+        agent = agents[seat]
+        index = (agent.choose_raw([o.kind for o in options]) if isinstance(agent, RandomAgent)
+                 else 0)
+        chosen = options[index]
+        seen_before = len(view(game, state, SPECTATOR)["log"])
+        turn = state.turn
+        state = game.apply(state, seat, chosen)
+        seen = view(game, state, SPECTATOR)
+        said = [e["say"] for e in seen["log"][seen_before:] if "say" in e]
+        after = None
+        if seen["zones"] != shown_zones:
+            pictures += 1
+            shown_zones = seen["zones"]
+            after = Diagram(f"{base}example-{pictures}.svg",
+                            f"After decision {number}: {chosen.label}",
+                            position_svg(game, seen,
+                                         f"{game.title}: after decision {number}"))
+        steps.append(ExampleStep(number, game.seat_name(seat),
+                                 decision.prompt if decision else "", chosen.label,
+                                 chosen.notation, said, after, turn,
+                                 decision.simultaneous if decision else False))
+    return steps, setup
+
+
+def _legend(game: Game, base: str) -> Diagram:
+    style = PieceStyle(game)
+    seen: list[dict[str, Any]] = []
+    keys = set()
+    for p in range(game.n_pieces):
+        piece = {a: game.attributes[a][p] for a in game.attribute_order
+                 if game.attributes[a][p] is not None}
+        key = tuple(sorted((k, str(v)) for k, v in piece.items()))
+        if key not in keys:
+            keys.add(key)
+            seen.append(piece)
+    _ = style
+    return Diagram(f"{base}pieces.svg", f"{game.title}: one of each kind of piece",
+                   legend_svg(game, seen, f"{game.title}: the pieces"))
+
+
+def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
+    """The rulebook of one ruleset (default options, the fewest players)."""
+    game = compile_game(loaded, {})
+    d = describer_for(game, RulebookDescriber, emphasis=True)
+    info = game.ruleset.game
+    players = game.min_seats
+    seats = (f"{info.seats.min}" if info.seats.min == info.seats.max
+             else f"{info.seats.min}–{info.seats.max}")
+    components, total, note = _components(game, d)
+    example, setup_diagram = _example(game, players, base)
+    legend = _legend(game, base)
+    ranking, scoring = _ranking(game, d)
+    rs = game.ruleset
+    book = Rulebook(
+        name=info.name, title=info.title, designer=info.designer, year=info.year,
+        seats=seats, playing_time=info.playing_time, status=info.status,
+        summary=" ".join(info.summary.split()),
+        introduction=" ".join(info.introduction.split()) if info.introduction else None,
+        source=info.source, players_shown=players,
+        components=components, total_pieces=total, components_note=note,
+        zones=_zones(game, d), variables=_variables(game, d), glossary=_glossary(game, d),
+        setup=markdown_list(d.sentences(rs.setup), d.indent) if rs.setup else "",
+        setup_diagram=setup_diagram, legend=legend,
+        first_player=_first_player(game, d),
+        turn=markdown_list(d.sentences(rs.turn), d.indent),
+        procedures=[{"name": humanize(p.id), "text": sentence(p.text) if p.text else "",
+                     "params": join_words([d.name(x) for x in p.params]) if p.params else "",
+                     "rules": markdown_list(d.sentences(p.do), d.indent)}
+                    for p in rs.procedures],
+        triggers=[{"name": humanize(t.id), "text": sentence(t.text) if t.text else "",
+                   "when": sentence(
+                       f"whenever a piece enters {_in_sentence(game.zones[t.enters.text].label)}"
+                       + (f" and {d.cond(t.where)}" if t.where is not None else "")),
+                   "rules": markdown_list(d.sentences(t.do), d.indent)}
+                  for t in rs.triggers],
+        end_rules=_end_rules(game, d), ranking=ranking, scoring=scoring,
+        rulings=[{"id": r.id, "title": humanize(r.id.replace("-", " ")).capitalize(),
+                  "text": " ".join(r.text.split())} for r in rs.rulings],
+        options=_options(game, loaded, d),
+        example=example,
+        example_intro=(f"A real game with {players} players, set up with seed {SEED}; the "
+                       f"decisions are those of the random computer player. Each picture "
+                       "shows what every player can see."),
+    )
+    book.diagrams = [legend, setup_diagram, *(s.after for s in example if s.after)]
+    return book
+
+
+__all__ = ["EXAMPLE_DECISIONS", "SEED", "Diagram", "Rulebook", "RulebookDescriber",
+           "build_rulebook", "markdown_list", "parse"]

@@ -1,0 +1,296 @@
+"""The generated rulebooks: fresh, deterministic, buildable by mkdocs, printable as PDF,
+and written in English (no identifier, Python value or bracket reaches the reader)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter.api import load_game
+from interpreter.compile.english import Describer, describer_for
+from interpreter.compile.expressions import _Compiler
+from interpreter.compile.functions import FUNCTIONS
+from interpreter.docs import build_docs, write_docs
+from interpreter.docs.build import build_pdfs, load_books
+from interpreter.docs.cli import docs_command
+from interpreter.docs.diagrams import colour_hex
+from interpreter.primitives import PRIMITIVES
+
+ROOT = Path(__file__).resolve().parents[1]
+GENERATED = ROOT / "generated_docs"
+
+
+@pytest.fixture(scope="module")
+def files() -> dict[str, str]:
+    return build_docs(GENERATED)
+
+
+# -- drift ------------------------------------------------------------------------------
+
+def test_committed_rulebooks_are_fresh() -> None:
+    result = write_docs(GENERATED, check=True)
+    assert result.fresh, (
+        "generated_docs/ is out of date; run: tabletop docs\n"
+        f"stale: {result.stale}\nmissing: {result.missing}\nextra: {result.extra}")
+
+
+def test_building_twice_gives_identical_files(files: dict[str, str]) -> None:
+    assert build_docs(GENERATED) == files
+
+
+def test_every_loading_ruleset_has_a_rulebook(files: dict[str, str]) -> None:
+    books, skipped = load_books()
+    assert not skipped, skipped
+    for book in books:
+        assert f"{book.name}/index.md" in files
+        assert f"print/{book.name}.html" in files
+        assert f"[{book.title}]({book.name}/index.md)" in files["index.md"]
+
+
+def test_check_reports_stale_files_and_the_fix(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "docs"
+    assert docs_command(out) == 0
+    assert docs_command(out, check=True) == 0
+    (out / "caldera" / "index.md").write_text("old text\n", encoding="utf-8")
+    (out / "leftover.md").write_text("x\n", encoding="utf-8")
+    capsys.readouterr()
+    assert docs_command(out, check=True) == 1
+    said = capsys.readouterr()
+    assert "stale: " in said.out and "caldera/index.md" in said.out
+    assert "extra: " in said.out and "leftover.md" in said.out
+    assert "run: tabletop docs" in said.err
+    assert docs_command(out) == 0
+    assert write_docs(out, check=True).fresh
+    assert not (out / "leftover.md").exists()
+
+
+def test_a_designers_templates_come_first(tmp_path: Path) -> None:
+    (tmp_path / "index.md.j2").write_text(
+        "# My games\n{% for book in books %}- {{ book.title }}\n{% endfor %}",
+        encoding="utf-8")
+    files = build_docs(tmp_path / "out", templates=tmp_path)
+    assert files["index.md"].startswith("# My games\n- ")
+    assert "## Components" in files["caldera/index.md"]  # the package's template
+
+
+# -- content ----------------------------------------------------------------------------
+
+def test_caldera_rulebook_content(files: dict[str, str]) -> None:
+    page = files["caldera/index.md"]
+    for heading in ("## Overview", "## Components", "## Setup", "## Playing a turn",
+                    "## Rulings and clarifications", "## End of the game and scoring",
+                    "## Options and variants", "## A worked example"):
+        assert heading in page
+    assert ("6 Rainbow stashes: per rainbow stash one of each colour (red, yellow, green, "
+            "blue, black) in each size (small, medium, large) — 90 pieces") in page
+    assert "![Caldera: the position after set-up" in page
+    assert "### Power Play" in page and "default: **on**" in page
+    assert "Move a cap one square in any of the eight directions" in page  # the option text
+    assert "Exactly: cap move" in page  # … and the rule generated from its effects
+    assert page.count("](example-") == 4
+
+
+def test_setup_diagrams_hide_what_is_hidden(files: dict[str, str]) -> None:
+    svg = files["high-rise/setup.svg"]
+    assert "a hidden piece" in svg and ">?<" in svg
+    assert "die " not in svg  # the dice under the covers stay hidden
+    assert "Set aside: " in svg and "hidden" in svg
+
+
+def test_svgs_are_deterministic_documents(files: dict[str, str]) -> None:
+    svgs = {k: v for k, v in files.items() if k.endswith(".svg")}
+    assert len(svgs) >= 9
+    for name, svg in svgs.items():
+        assert svg.startswith("<svg xmlns=\"http://www.w3.org/2000/svg\""), name
+        assert svg.rstrip().endswith("</svg>"), name
+        assert " id=" not in svg, name
+    assert colour_hex("red") != colour_hex("blue")
+    assert colour_hex("octarine") == colour_hex("grey")
+
+
+def test_print_pages_are_standalone(files: dict[str, str]) -> None:
+    page = files["print/caldera.html"]
+    assert page.startswith("<!DOCTYPE html>")
+    assert "@page" in page and "break-before: page" in page
+    assert "<svg" in page and 'src="setup.svg"' not in page  # SVGs inline
+    assert "Printable version" not in page
+
+
+# -- the site and the PDF ----------------------------------------------------------------
+
+def test_mkdocs_builds_the_site_strictly(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                          "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300,
+                         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (site / "caldera" / "index.html").is_file()
+    assert (site / "print" / "caldera.html").is_file()
+
+
+def test_mkdocs_nav_lists_every_game(files: dict[str, str]) -> None:
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for rel in files:
+        if rel.endswith("/index.md"):
+            assert rel in nav, f"add {rel} to the nav in mkdocs.yml"
+
+
+def test_a_rulebook_prints_as_pdf(tmp_path: Path) -> None:
+    weasyprint = pytest.importorskip("weasyprint", reason="the pdf extra is not installed")
+    written = build_pdfs(tmp_path, names=["caldera"])
+    assert [p.name for p in written] == ["caldera.pdf"]
+    data = written[0].read_bytes()
+    assert data.startswith(b"%PDF")
+    assert data.rstrip().endswith(b"%%EOF")
+    books, _ = load_books()
+    from interpreter.docs.build import environment, print_html
+    book = next(b for b in books if b.name == "caldera")
+    pages = weasyprint.HTML(string=print_html(environment(), book)).render().pages
+    assert len(pages) >= 5
+
+
+# -- English ----------------------------------------------------------------------------
+
+_FORBIDDEN = [
+    (re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]"), "an identifier with '_'"),
+    (re.compile(r"\b(None|True|False)\b"), "a Python value"),
+    (re.compile(r"[\[\]{}<>'\"]"), "a bracket or a straight quote"),
+]
+
+
+def _check_english(text: str, where: str) -> None:
+    for pattern, what in _FORBIDDEN:
+        found = pattern.search(text)
+        assert found is None, f"{where}: {what} in {text!r}"
+
+
+_BLOCK = [{"say": "The {piece_name(top(my_square))} moves."}]
+
+PRIMITIVE_SAMPLES: dict[str, list[dict[str, Any]]] = {
+    "let": [{"let": {"power_played": "not is_done", "the_count": "count(the_stash)"}}],
+    "set": [{"set": "fewest_left", "value": "pieces_left"},
+            {"set": "secret_colour", "value": "first(all_colours)", "seat": "next_seat(current)"}],
+    "add": [{"add": "quiet_turns", "amount": "1"},
+            {"add": "seat_beads", "amount": "-2", "seat": "current"}],
+    "if": [{"if": "pieces_left > 0 and not is_done", "then": _BLOCK, "else": _BLOCK}],
+    "while": [{"while": "height(my_square) > 0", "do": _BLOCK}],
+    "repeat": [{"repeat": _BLOCK, "until": "has_erupted"}],
+    "for_each": [{"for_each": "my_square", "in": "cells(the_board)", "do": _BLOCK}],
+    "call": [{"call": "take_effect", "with": {"the_target": "top(my_square)"}}],
+    "retry": [{"retry": _BLOCK, "until": "all(is_ok(c) for c in cells(the_board))"}],
+    "move": [{"move": "top(from_square)", "to": "captured[current]"},
+             {"move": "[p for p in pieces(the_box) if p.colour == red]", "to": "the_deck",
+              "at": "bottom"}],
+    "swap": [{"swap": "top(a_square)", "with": "bottom(b_square)"}],
+    "shuffle": [{"shuffle": "the_deck"}],
+    "arrange": [{"arrange": "repeat(red, 6) + repeat(dark_blue, 6)",
+                 "into": "without(cells(the_board), place('c3'))",
+                 "where": "all(assigned[n] != value for n in neighbours(place, orthogonal))",
+                 "as": "nest_colour"}],
+    "choose": [{"choose": "{seat_name(current)}: move a cap",
+                "options": [{"id": "cap_move", "for": {"from_square": "cap_squares",
+                                                       "the_dir": "directions"},
+                             "let": {"to_square": "offset(from_square, the_dir)"},
+                             "where": "to_square != null and not is_cap(top(to_square))",
+                             "notation": "{place_name(from_square)}-{the_dir}",
+                             "label": "Move {dir_name(the_dir)}", "do": _BLOCK},
+                            {"id": "pass_turn", "notation": "pass", "text": "Pass."}],
+                "if_none": [{"end_game": "{seat_name(current)} has no legal move"}]},
+               {"choose": "{seat_name(chooser)}: pick a card", "seats": "seats",
+                "options": [{"id": "pick_card", "for": {"the_card": "pieces(my_hand[chooser])"},
+                             "notation": "{piece_code(the_card)}", "do": _BLOCK}],
+                "secret": True}],
+    "end_game": [{"end_game": "{seat_name(current)} wins", "winners": "[current]"},
+                 {"end_game": "no moves left"}],
+    "say": [{"say": "Eruption from {place_name(from_square)}!", "to": "[current]"}],
+    "shrink": [{"shrink": "top(my_square)", "supply": "the_stash", "as": "new_piece",
+                "else": [{"destroy": "top(my_square)", "to": "the_destroyed"}]},
+               {"shrink": "top(my_square)", "supply": "the_stash", "steps": "2"}],
+    "grow": [{"grow": "top(my_square)", "supply": "the_stash", "else": _BLOCK}],
+    "recolor": [{"recolor": "top(my_square)", "to": "dark_blue", "supply": "the_stash",
+                 "attribute": "piece_colour"}],
+    "destroy": [{"destroy": "top(my_square)", "to": "the_destroyed"}],
+    "create": [{"create": {"piece_colour": "top(my_square).colour", "size": "1"},
+                "from": "the_stash", "to": "free_slot", "as": "born_piece", "else": _BLOCK}],
+    "match": [{"match": "top(my_square).colour",
+               "cases": {"red": _BLOCK, "dark_blue": [], "white": _BLOCK},
+               "default": _BLOCK}],
+}
+
+
+@pytest.fixture(scope="module")
+def describers() -> list[Describer]:
+    return [Describer(), Describer(emphasis=True),
+            describer_for(load_game("caldera"), emphasis=True)]
+
+
+def test_every_primitive_has_a_sample() -> None:
+    missing = sorted(set(PRIMITIVES) - set(PRIMITIVE_SAMPLES))
+    assert not missing, f"add an English sample for the new primitive(s): {missing}"
+
+
+@pytest.mark.parametrize("keyword", sorted(PRIMITIVE_SAMPLES))
+def test_every_primitive_reads_as_english(keyword: str, describers: list[Describer]) -> None:
+    for sample in PRIMITIVE_SAMPLES[keyword]:
+        effect = PRIMITIVES[keyword].model_validate(sample)
+        for d in describers:
+            lines = d.sentences([effect])
+            assert lines and all(line.strip() for line in lines)
+            for line in lines:
+                _check_english(line, keyword)
+
+
+EXPRESSIONS = [
+    "42", "'c3'", "'some_text'", "null", "true", "false", "my_name", "current",
+    "is_done and other_flag", "is_done or not other_flag", "not (a_b == c_d)", "-my_amount",
+    "+my_amount", "a_b + 1", "a_b - 1", "a_b * 2", "a_b / 2", "a_b // 2", "a_b % 2",
+    "a_b == c_d", "a_b != null", "a_b < 1", "a_b <= 1", "a_b > 1", "a_b >= 1",
+    "a_b in c_d", "a_b not in c_d", "1 < a_b < 3", "a_b if is_ok else c_d", "[]",
+    "[red, dark_blue]", "(a_b, c_d)", "top(my_square).piece_colour", "my_list[0]",
+    "my_list[-1]", "my_list[a_b]", "my_list[a_b + 1]", "captured[current]",
+    "[p for p in pieces(the_box) if p.colour == red]",
+    "[p.size for p in pieces(the_box)]", "sum(p.size for p in pieces(the_box))",
+    "any(p.colour == red for p in pieces(the_box))",
+    "all(p.size > 1 for p in pieces(the_box) if p.colour == red)",
+    "[a + b for a in my_list for b in other_list if a != b]",
+    "is_cap(top(my_square))", "not is_cap(top(my_square))", "key_after(a_b, c_d)",
+    "where_is(my_piece)", "can_land(my_square)", "not any(x for x in my_list)",
+    "seat_name(current) + ' scores ' + str(my_score)", "repeat(red, 6) + [dark_blue]",
+]
+
+
+def test_every_expression_construct_is_covered() -> None:
+    kinds = {name[2:] for name in dir(_Compiler) if name.startswith("c_")}
+    seen = {type(node).__name__ for text in EXPRESSIONS
+            for node in ast.walk(ast.parse(text, mode="eval"))}
+    assert kinds <= seen, f"add expressions using: {sorted(kinds - seen)}"
+
+
+@pytest.mark.parametrize("text", EXPRESSIONS)
+def test_every_expression_reads_as_english(text: str, describers: list[Describer]) -> None:
+    for d in describers:
+        said = d.english.text(text)
+        assert said.strip()
+        _check_english(said, text)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_builtin_function_reads_as_english(name: str,
+                                                 describers: list[Describer]) -> None:
+    fn = FUNCTIONS[name]
+    samples = ["my_square", "the_dir", "the_count"]
+    for n in range(fn.min_args, min(fn.max_args, 3) + 1):
+        text = f"{name}({', '.join(samples[:n])})"
+        for d in describers:
+            said = d.english.text(text)
+            assert said.strip(), text
+            _check_english(said, text)
