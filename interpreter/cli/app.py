@@ -43,7 +43,7 @@ class _Group(TyperGroup):
             report(exc)
             raise typer.Exit(1) from None
         except (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException,
-                click.Abort, KeyboardInterrupt, EOFError):
+                click.Abort, KeyboardInterrupt, EOFError, BrokenPipeError):
             raise
         except Exception as exc:
             if os.environ.get("TABLETOP_DEBUG"):
@@ -63,6 +63,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -132,6 +133,12 @@ def main() -> None:
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (`tabletop list | head`): stop quietly, and keep Python
+        # from complaining again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0)
     except TabletopError as exc:  # raised outside a command (should not happen)
         report(exc)
         sys.exit(1)
