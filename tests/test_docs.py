@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from interpreter.api import load_game
-from interpreter.compile.english import Describer, describer_for
+from interpreter.compile.english import Describer, ExpressionEnglish, describer_for
 from interpreter.compile.expressions import _Compiler
 from interpreter.compile.functions import FUNCTIONS
 from interpreter.docs import build_docs, write_docs
@@ -294,3 +294,73 @@ def test_every_builtin_function_reads_as_english(name: str,
             said = d.english.text(text)
             assert said.strip(), text
             _check_english(said, text)
+
+
+# -- particular phrasings ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("(a_b + 4) // 5", "(a b plus 4) divided by 5, rounded down"),
+    ("top(c).pips != null", "the top piece of c has a pips value"),
+    ("top(c).colour == null", "the top piece of c has no colour"),
+    ("[p.colour for p in pieces(the_box)]", "the colour of each of the pieces in the box"),
+    ("distinct([p.colour for p in pieces(the_box)])",
+     "the different colours among the pieces in the box"),
+    ("[first([p for p in pieces(the_box) if p.size == s]) for s in [1, 2]]",
+     "the first of the pieces p in the box such that the size of p is s (for each s in 1 "
+     "and 2)"),
+    ("[q.size for q in my_list if q.size > 1]",
+     "the size of q for each q in my list such that the size of q is more than 1"),
+    ("all(p != n for n in my_list)", "for all n in my list, p is not n"),
+    ("my_colours[square]", "the my colours of square"),
+])
+def test_phrasings(text: str, expected: str) -> None:
+    glossary = {"the_box": "the box"}
+    assert ExpressionEnglish(glossary).text(text) == expected
+
+
+def test_a_loop_name_that_is_also_a_direction_stays_a_name() -> None:
+    said = ExpressionEnglish().text("any(n == m for n in neighbours(m, orthogonal))")
+    assert "north" not in said and " n " in f" {said} "
+
+
+def _said(effect: dict[str, Any], d: Describer | None = None) -> list[str]:
+    key = next(iter(effect))
+    return (d or Describer()).sentences([PRIMITIVES[key].model_validate(effect)])
+
+
+def test_a_designers_text_comes_first_and_the_exact_rule_stays_under_it() -> None:
+    lines = _said({"for_each": "s", "in": "seats", "text": "Each player draws  a card.",
+                   "do": [{"move": "top(the_deck)", "to": "hand[s]"}]})
+    assert lines[0] == "Each player draws a card."
+    assert lines[1].strip().startswith("Exactly: for each *s* in the players")
+    assert lines[2].strip().startswith("Move the top piece of the deck")
+    assert len(lines[2]) - len(lines[2].lstrip()) > len(lines[1]) - len(lines[1].lstrip())
+
+
+def test_appending_to_a_list_reads_as_adding() -> None:
+    assert _said({"let": {"seen": "seen + [key_now]"}}) == ["Add key now to the end of seen."]
+    assert _said({"set": "queue", "value": "queue + [a_b, c_d]"}) == [
+        "Add a b and c d to the end of queue."]
+    assert _said({"let": {"seen": "other + [key_now]"}})[0].startswith("Let ")
+
+
+def test_announcements_mark_what_changes_from_game_to_game() -> None:
+    d = Describer(emphasis=True)
+    assert _said({"say": "The {piece_name(top(sq))} moves."}, d) == [
+        "Announce: “The ‹the top piece of *sq*› moves.”".replace("The ‹the", "‹The")]
+    assert _said({"say": "Hello {seat_name(current)}", "to": "[current]"}, d) == [
+        "Tell the current player, and nobody else: “Hello ‹the current player›”."]
+
+
+def test_arrange_says_its_own_names_in_words() -> None:
+    lines = _said({"arrange": "repeat(red, 2)", "into": "cells(the_board)",
+                   "where": "all(assigned[n] != value for n in neighbours(place, orthogonal))",
+                   "as": "nest_colour"})
+    assert "the value dealt to n is not the value being dealt" in lines[0]
+    assert "the squares next to the place" in lines[0]
+    assert lines[0].endswith("What a place is dealt is its nest colour.")
+
+
+def test_calls_name_their_arguments() -> None:
+    assert _said({"call": "take_effect", "with": {"target": "top(sq)", "here": "here"}}) == [
+        "Do *take effect*, with target being the top piece of sq and here."]

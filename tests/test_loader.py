@@ -200,6 +200,9 @@ def test_yaml_error_in_text_is_located() -> None:
     ("        where: n <= left\n", "        where: n <= left and roll(6) > 1\n",
      "draws at random"),
     ("      - add: takes\n        seat: who\n", "      - add: takes\n", "is per seat: give 'seat'"),
+    ("  big(p): p.size == 3\n",
+     "  big(p):\n    value: p.size == 3\n    says: \"{q} is big\"\n",
+     "must name each parameter once in braces ({p}), not {q}"),
 ])
 def test_more_mistakes_in_the_base(old: str, new: str, message: str) -> None:
     base = (RULESETS / "minimal.yaml").read_text(encoding="utf-8")
@@ -214,3 +217,17 @@ def test_more_mistakes_in_the_base(old: str, new: str, message: str) -> None:
     changed = text.splitlines()[d.location.line - 1]
     # The located line is one of the lines the change touched.
     assert changed.strip() and changed.strip() in new, (changed, new)
+
+
+def test_a_definition_may_carry_the_words_the_rulebook_uses() -> None:
+    from interpreter.compile.english import describer_for
+
+    base = (RULESETS / "minimal.yaml").read_text(encoding="utf-8")
+    text = base.replace("  big(p): p.size == 3\n",
+                        "  big(p):\n    value: p.size == 3\n    says: \"{p} is a giant\"\n")
+    game = compile_game(load_ruleset_text(text, "variant.yaml"))
+    plain = compile_game(load_ruleset_text(base, "base.yaml"))
+    d = describer_for(game)
+    assert d.english.text("big(top(c))") == "the top piece of c is a giant"
+    assert d.english.text("not big(x)") != ""
+    assert describer_for(plain).english.text("big(top(c))") == "the big of the top piece of c"

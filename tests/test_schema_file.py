@@ -21,3 +21,27 @@ def test_schema_lists_every_primitive() -> None:
     text = json.dumps(json_schema())
     for keyword in PRIMITIVES:
         assert f'"{keyword}"' in text, keyword
+
+
+def test_bundled_rulesets_pass_the_schema_as_an_editor_sees_them() -> None:
+    """What yaml-language-server checks while a designer types: no false alarms."""
+    import jsonschema
+    from ruamel.yaml import YAML
+
+    validator = jsonschema.Draft202012Validator(json_schema())
+    for path in sorted((ROOT / "rulesets").glob("*.yaml")):
+        if path.name.endswith(".tests.yaml"):
+            continue
+        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(data)]
+        assert not errors, f"{path.name}: {errors[:3]}"
+
+
+def test_the_schema_catches_an_unknown_key() -> None:
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(json_schema())
+    bad = {"game": {"name": "x", "title": "X", "seats": {"min": 2, "max": 2}},
+           "pieces": {"attributes": {}, "sets": []}, "zones": [], "turn": [],
+           "trun": []}
+    assert any("trun" in e.message for e in validator.iter_errors(bad))

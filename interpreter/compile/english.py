@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from interpreter.compile.expressions import ExpressionError, parse, split_template
@@ -63,6 +64,12 @@ def humanize(identifier: str) -> str:
 def humanize_text(text: str) -> str:
     """Every `snake_case` identifier left in a sentence, written as words."""
     return _IDENTIFIER.sub(lambda m: humanize(m.group(1)), text)
+
+
+def attribute_noun(attribute: str) -> str:
+    """`colour` → colour; a plural-looking name (`pips`) → `pips value`."""
+    word = humanize(attribute)
+    return f"{word} value" if word.endswith("s") else word
 
 
 def join_words(items: list[str], last: str = "and") -> str:
@@ -125,6 +132,8 @@ class ExpressionEnglish:
         self.definitions = dict(definitions or {})
         self.seat_indexed = set(seat_indexed or ())
         self.emphasis = emphasis
+        self.bound: set[str] = set()
+        """Names bound by the comprehensions being said (a loop's `n` is not north)."""
 
     def text(self, source: str) -> str:
         try:
@@ -170,7 +179,7 @@ class ExpressionEnglish:
             return _NAMES[n.id]
         if n.id in self.value_names:
             return self.value_names[n.id]
-        if n.id in DIRECTION_NAMES and not self.emphasis:
+        if n.id in DIRECTION_NAMES and not self.emphasis and n.id not in self.bound:
             return DIRECTION_NAMES[n.id]
         return self.local(n.id)
 
@@ -247,9 +256,12 @@ class ExpressionEnglish:
         if isinstance(n.op, ast.Add) and self._is_text(n):
             return " followed by ".join(self.node(p) for p in self._flatten_add(n))
         if isinstance(n.op, ast.Add) and self._is_list(n):
-            return join_words([self.node(p) for p in self._flatten_add(n)])
+            parts = [self.node(p) for p in self._flatten_add(n)]
+            # "(the caps except a) and b", never "the caps except a and b".
+            return join_words([f"({p})" if " except " in p else p for p in parts])
         word = _ARITH.get(type(n.op), "combined with")
-        return f"{self._operand(n.left)} {word} {self._operand(n.right)}"
+        said = f"{self._operand(n.left)} {word} {self._operand(n.right)}"
+        return f"{said}, rounded down" if isinstance(n.op, ast.FloorDiv) else said
 
     def _operand(self, n: ast.AST) -> str:
         said = self.node(n)
@@ -261,6 +273,10 @@ class ExpressionEnglish:
         for op, right in zip(n.ops, n.comparators, strict=True):
             if (isinstance(right, ast.Constant) and right.value is None) or (
                     isinstance(right, ast.Name) and right.id in ("null", "none", "None")):
+                if len(n.ops) == 1 and isinstance(n.left, ast.Attribute):
+                    # `p.pips != null`: p has a pips value.
+                    has = "has no" if isinstance(op, ast.Eq) else "has a"
+                    return f"{self.node(n.left.value)} {has} {attribute_noun(n.left.attr)}"
                 parts.append("does not exist" if isinstance(op, ast.Eq) else "exists")
                 continue
             named = isinstance(op, ast.Eq | ast.NotEq) and isinstance(right, ast.Constant)
@@ -297,8 +313,13 @@ class ExpressionEnglish:
                      else f"last but {-k - 1}" if k < 0 else f"number {k + 1}")
             which = "last" if k == -1 else which
             return f"the {which} item of {self.node(base)}"
+        if isinstance(base, ast.Name) and "{}" in self.glossary.get(base.id, ""):
+            return self.glossary[base.id].format(self.node(index))
         if isinstance(index, ast.Name):
-            return f"{self.node(base)} at {self.node(index)}"
+            said = self.node(base)
+            if isinstance(base, ast.Name) and not said.startswith("the "):
+                return f"the {said} of {self.node(index)}"
+            return f"{said} at {self.node(index)}"
         return f"item number {self._operand(index)} of {self.node(base)}, counting from 0"
 
     def n_Call(self, n: ast.Call) -> str:
@@ -318,7 +339,13 @@ class ExpressionEnglish:
             return str(n.args[0].value)
         if name in ("any", "all") and len(n.args) == 1 and isinstance(
                 n.args[0], ast.GeneratorExp | ast.ListComp):
-            return self.quantified(n.args[0], every=name == "all")
+            comp = n.args[0]
+            return self._binding(comp, lambda: self.quantified(comp, every=name == "all"))
+        if name == "distinct" and len(n.args) == 1 and self._attribute_map(n.args[0]):
+            comp = n.args[0]
+            attr = humanize(comp.elt.attr)
+            plural = attr if attr.endswith("s") else attr + "s"
+            return f"the different {plural} among {self.node(comp.generators[0].iter)}"
         if name == "place_name" and args:
             return args[0]
         if name == "offset" and len(args) >= 2:
@@ -363,7 +390,26 @@ class ExpressionEnglish:
         loops = [self._loop(g) for g in n.generators]
         if self._is_filter(n):
             return loops[0]
-        return f"{self.node(n.elt)} for each of {', and each of '.join(loops)}"
+        if self._attribute_map(n):
+            # `[p.colour for p in X]`: the colour of each of X.
+            return f"the {humanize(n.elt.attr)} of each of {self.node(n.generators[0].iter)}"
+        element = self.node(n.elt)
+        each = ", and ".join(("for each of " if loop.startswith("the ") else "for each ") + loop
+                             for loop in loops)
+        if any(isinstance(sub, ast.GeneratorExp | ast.ListComp) for sub in ast.walk(n.elt)):
+            # A loop around a loop: brackets keep each "for each" with what it repeats.
+            return f"{element} ({each})"
+        return f"{element} {each}"
+
+    @staticmethod
+    def _attribute_map(n: ast.AST) -> bool:
+        """Whether `n` is `[p.attribute for p in X]`, with no condition."""
+        if not isinstance(n, ast.GeneratorExp | ast.ListComp) or len(n.generators) != 1:
+            return False
+        g = n.generators[0]
+        return (not g.ifs and isinstance(n.elt, ast.Attribute)
+                and isinstance(n.elt.value, ast.Name) and isinstance(g.target, ast.Name)
+                and n.elt.value.id == g.target.id)
 
     def quantified(self, n: ast.GeneratorExp | ast.ListComp, every: bool) -> str:
         """`all(x for …)` / `any(x for …)` as `for all …, x` / `for at least one of …, x`."""
@@ -372,11 +418,20 @@ class ExpressionEnglish:
         joiner = ", and all " if every else ", and one of "
         return f"{lead}{joiner.join(loops)}, {self.node(n.elt)}"
 
+    def _binding(self, n: ast.GeneratorExp | ast.ListComp, say: Callable[[], str]) -> str:
+        names = {t.id for g in n.generators for t in ast.walk(g.target)
+                 if isinstance(t, ast.Name)} - self.bound
+        self.bound |= names
+        try:
+            return say()
+        finally:
+            self.bound -= names
+
     def n_GeneratorExp(self, n: ast.GeneratorExp) -> str:
-        return self._comprehension(n)
+        return self._binding(n, lambda: self._comprehension(n))
 
     def n_ListComp(self, n: ast.ListComp) -> str:
-        return self._comprehension(n)
+        return self._binding(n, lambda: self._comprehension(n))
 
 
 class Describer:
@@ -403,15 +458,46 @@ class Describer:
         except ExpressionError:
             return f"not {humanize(e.text)}"
 
-    def text(self, t: Template | str) -> str:
+    def text(self, t: Template | str, placeholders: bool = False) -> str:
+        """A template in words; with `placeholders`, each computed part is marked
+        (“Red shrinks the ‹*target*› to ‹the size of *now*›”), so a message quoted in the
+        rules shows which words change from game to game."""
         source = t.text if isinstance(t, Template) else t
         out = []
         try:
             for is_expr, part, _ in split_template(source):
-                out.append(self.english.text(part) if is_expr else part)
+                if not is_expr:
+                    out.append(part)
+                    continue
+                said = self.english.text(part)
+                out.append(f"‹{said}›" if placeholders else said)
         except ExpressionError:
             return humanize_text(source)
-        return re.sub(r"\b([Tt]he) the\b", r"\1", " ".join("".join(out).split()))
+        said = re.sub(r"\b([Tt]he) the\b", r"\1", " ".join("".join(out).split()))
+        return re.sub(r"\b([Tt]he) ‹the\b", r"‹\1", said)
+
+    @contextmanager
+    def naming(self, phrases: Mapping[str, str]) -> Iterator[None]:
+        """Words for names a primitive binds itself (`value`, `place` …) while it is said;
+        a phrase with `{}` says a subscript (`assigned[n]`)."""
+        saved = dict(self.english.glossary)
+        self.english.glossary.update(phrases)
+        try:
+            yield
+        finally:
+            self.english.glossary = saved
+
+    def appended(self, name: str, value: Expr) -> str | None:
+        """What `name + [a, b]` adds to the list `name`, in words (None for other values)."""
+        try:
+            tree = parse(value.text)
+        except ExpressionError:
+            return None
+        if (isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Add)
+                and isinstance(tree.left, ast.Name) and tree.left.id == name
+                and isinstance(tree.right, ast.List) and tree.right.elts):
+            return self.english.node(tree.right)
+        return None
 
     def name(self, identifier: str) -> str:
         """A designer's name (local, parameter, attribute) as words."""
@@ -426,8 +512,20 @@ class Describer:
     def block(self, effects: list[Primitive]) -> list[str]:
         out: list[str] = []
         for e in effects:
-            out.extend(self.indent + humanize_text(line) for line in e.english(self))
+            lines = [humanize_text(line) for line in e.english(self)]
+            if e.text:
+                # The designer's words first; the exact rule stays right under them.
+                lines = [" ".join(e.text.split()),
+                         *(self.indent + line for line in self._exactly(lines))]
+            out.extend(self.indent + line for line in lines)
         return out
+
+    @staticmethod
+    def _exactly(lines: list[str]) -> list[str]:
+        if not lines:
+            return lines
+        first = lines[0]
+        return [f"Exactly: {first[:1].lower()}{first[1:]}", *lines[1:]]
 
     def sentences(self, effects: list[Primitive]) -> list[str]:
         """A whole block at the top level (no indent for its own effects)."""
@@ -452,9 +550,16 @@ class Describer:
                 *(self.indent + line for line in self.block(o.do))]
 
 
+def _numbered_phrase(says: str, params: list[str]) -> str:
+    """'{c} is in the stash' with params [c] → '{0} is in the stash' (for str.format)."""
+    return re.sub(r"\{(\w+)\}", lambda g: "{" + str(params.index(g.group(1))) + "}"
+                  if g.group(1) in params else g.group(0), says)
+
+
 def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) -> Describer:
     """A Describer that knows a compiled game's zones, options, variables and definitions."""
     from interpreter.compile.game import _DEF_KEY
+    from interpreter.load.schema import Definition
 
     rs = game.ruleset
     glossary: dict[str, str] = {}
@@ -477,12 +582,15 @@ def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) 
         if v.per_seat:
             seat_indexed.add(v.id)
     definitions: dict[str, list[str]] = {}
-    for key in rs.define:
+    for key, written in rs.define.items():
         m = _DEF_KEY.match(key)
         if m:
             params = m.group(2)
-            definitions[m.group(1)] = ([p.strip() for p in params.split(",") if p.strip()]
-                                       if params else [])
+            plist = [p.strip() for p in params.split(",") if p.strip()] if params else []
+            definitions[m.group(1)] = plist
+            if isinstance(written, Definition):
+                # The designer's words, as a phrase the expression English fills in.
+                glossary[m.group(1)] = _numbered_phrase(written.says, plist)
     value_names: dict[Any, str] = {}
     for a in rs.pieces.attributes.values():
         for v in a.values:

@@ -51,7 +51,7 @@ from interpreter.errors import (
 )
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr
-from interpreter.load.schema import Budgets, OptionDecl, Ruleset, ZoneDecl
+from interpreter.load.schema import Budgets, Definition, OptionDecl, Ruleset, ZoneDecl
 from interpreter.run import rng as rngmod
 from interpreter.run.machine import Env, Machine, check_pending
 from interpreter.run.state import State
@@ -523,7 +523,8 @@ class _Compiler:
 
     # -- definitions --------------------------------------------------------------------
     def collect_definitions(self) -> None:
-        for key, body in self.rs.define.items():
+        for key, written in self.rs.define.items():
+            body = written.value if isinstance(written, Definition) else written
             m = _DEF_KEY.match(key)
             loc = body.loc
             if not m:
@@ -537,6 +538,13 @@ class _Compiler:
             if name in FUNCTIONS or name in self.globals or name in self.def_bodies:
                 self.error(f"'{name}' is already the name of something else", loc)
                 continue
+            if isinstance(written, Definition):
+                wanted = set(re.findall(r"\{(\w*)\}", written.says))
+                if wanted != set(plist):
+                    self.error(f"the words for '{name}' must name each parameter once in "
+                               f"braces ({', '.join('{' + p + '}' for p in plist) or 'none'}), "
+                               f"not {', '.join('{' + w + '}' for w in sorted(wanted)) or 'none'}",
+                               written.loc or loc)
             self.def_bodies[name] = (plist, body)
             if plist:
                 self.definitions[name] = self._make_call(name)

@@ -14,14 +14,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.compile.english import Describer, describer_for, humanize, join_words
+from interpreter.compile.english import (
+    Describer,
+    attribute_noun,
+    describer_for,
+    humanize,
+    join_words,
+)
 from interpreter.compile.expressions import ExpressionError, names_used, parse
 from interpreter.compile.game import _DEF_KEY, Game, compile_game
 from interpreter.docs.diagrams import PieceStyle, legend_svg, position_svg
 from interpreter.errors import TabletopError
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr, Node, Template
-from interpreter.load.schema import OptionDecl
+from interpreter.load.schema import OptionDecl, definition_bodies
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
 from interpreter.run.playout import make_agents
@@ -182,11 +188,18 @@ def _each_phrase(game: Game, each: dict[str, list[Any]]) -> str:
     parts = []
     if varying:
         parts.append("one of each " + " in each ".join(
-            f"{humanize(a)} ({_value_list(game, a, v)})" for a, v in varying))
+            f"{attribute_noun(a)} ({_value_list(game, a, v)})" for a, v in varying))
     if fixed:
         said = ", ".join(f"{humanize(a)} {_value_list(game, a, [v])}" for a, v in fixed)
         parts.append(("all with " if varying else "") + said)
     return "; ".join(parts)
+
+
+def _count_english(game: Game, d: Describer, count: Expr) -> str:
+    """A piece count in words; a count that only names a term says what the term means
+    (not "the number of stashes: the stashes")."""
+    body = definition_bodies(game.ruleset).get(count.text.strip())
+    return d.expr(body if body is not None else count)
 
 
 def _place_phrase(game: Game, zone_id: str, seat: int | None) -> str:
@@ -298,7 +311,8 @@ def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, st
             "label": label,
             "copies": copies,
             "copies_text": f"{copies}*" if depends else str(copies),
-            "count_rule": sentence(f"number of {plural(label, 2)}: {d.expr(ps.count)}")
+            "count_rule": sentence(f"number of {plural(label.split(' (')[0], 2)}: "
+                                   f"{_count_english(game, d, ps.count)}")
             if depends else None,
             "each": _each_phrase(game, {a: list(v) for a, v in ps.each.items()}),
             "pieces": n,
@@ -314,7 +328,8 @@ def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: 
     pieces = f"{n} piece{'s' if n != 1 else ''}" + (" with the default options"
                                                    if depends else "")
     if any(len(v) > 1 for v in each.values()):
-        return (f"{copies}{star} {plural(label, copies)}: per {label[0].lower() + label[1:]} "
+        one = label.split(" (")[0]
+        return (f"{copies}{star} {plural(label, copies)}: per {one[0].lower() + one[1:]} "
                 f"{_each_phrase(game, each)} — {pieces}")
     return f"{copies}{star} {plural(label, copies)} ({_each_phrase(game, each)}) — {pieces}"
 
@@ -365,7 +380,7 @@ def _variables(game: Game, d: Describer) -> list[dict[str, Any]]:
 def _glossary(game: Game, d: Describer) -> list[str]:
     out = []
     english = d.english
-    for key, body in game.ruleset.define.items():
+    for key, body in definition_bodies(game.ruleset).items():
         m = _DEF_KEY.match(key)
         if not m:
             continue
@@ -374,9 +389,32 @@ def _glossary(game: Game, d: Describer) -> list[str]:
         call = ast.Call(ast.Name(name), [ast.Name(p) for p in params], [])
         term = english.node(call) if params else english.node(ast.Name(name))
         meaning = d.expr(body)
-        verb = "when" if name.split("_")[0] in ("is", "has", "can") else "means"
+        verb = "when" if _is_condition(body, definition_bodies(game.ruleset)) else "means"
         out.append(f"**{term}** {verb} {meaning}.")
     return out
+
+
+def _is_condition(body: Expr, bodies: dict[str, Expr]) -> bool:
+    """Whether a definition's value is a yes/no (its term then reads "… when …")."""
+    try:
+        tree = parse(body.text)
+    except ExpressionError:
+        return False
+    if isinstance(tree, ast.IfExp):
+        tree = tree.body
+    if isinstance(tree, ast.Compare | ast.BoolOp) or (
+            isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not)):
+        return True
+    if isinstance(tree, ast.Constant):
+        return isinstance(tree.value, bool)
+    if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name):
+        name = tree.func.id
+        if name in ("any", "all", "empty"):
+            return True
+        for key, other in bodies.items():
+            if key.split("(")[0].strip() == name and other is not body:
+                return _is_condition(other, bodies)
+    return False
 
 
 def _first_player(game: Game, d: Describer) -> str:
@@ -497,19 +535,20 @@ def _options(game: Game, loaded: LoadedRuleset, d: Describer) -> list[OptionDoc]
 def _mentions(game: Game, name: str, d: Describer) -> list[str]:
     """The parts of the rules that read an option (where it makes a difference)."""
     rs = game.ruleset
-    _definition_uses(rs.define)
+    _definition_uses(definition_bodies(rs))
     out: list[str] = []
     for ps in rs.pieces.sets:
         if _expr_mentions(ps.count, name):
-            out.append(f"the number of {plural(ps.label or humanize(ps.id), 2)}: "
-                       f"{d.expr(ps.count)}")
+            label = (ps.label or humanize(ps.id)).split(" (")[0]
+            out.append(f"the number of {plural(label, 2)}: "
+                       f"{_count_english(game, d, ps.count)}")
     for z in rs.zones:
         for what, e in (("rows", z.rows), ("columns", z.cols), ("places", z.size),
                         ("hidden pieces", z.conceal)):
             if e is not None and _expr_mentions(e, name):
                 out.append(f"{what} of {_in_sentence(game.zones[z.id].label)}: "
                            f"{d.expr(e)}")
-    for key, body in rs.define.items():
+    for key, body in definition_bodies(rs).items():
         if _expr_mentions(body, name):
             m = _DEF_KEY.match(key)
             out.append(f"the term “{humanize(m.group(1) if m else key)}”: {d.expr(body)}")

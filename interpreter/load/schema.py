@@ -162,6 +162,15 @@ class Budgets(Node):
     turns_per_game: int = Field(default=10_000, ge=1)
 
 
+class Definition(Node):
+    """A definition with the words the rulebook uses for it, where the words made from
+    its name read poorly (`in_stash(c, z)` → "a {c} of size {z} is in the stash")."""
+
+    value: Expr
+    says: str = Field(description="how a use of it reads, with {parameter} for each "
+                                  "parameter, e.g. '{c} has a piece in the stash'")
+
+
 class Ruling(Node):
     """A ruling or clarification, shown in the rulebook and pinned by a scenario test."""
 
@@ -178,9 +187,10 @@ class Ruleset(Node):
     pieces: PiecesDecl
     zones: list[ZoneDecl] = Field(min_length=1)
     variables: list[VarDecl] = Field(default_factory=list)
-    define: dict[str, Expr] = Field(
+    define: dict[str, Expr | Definition] = Field(
         default_factory=dict,
-        description="named expressions: 'name' or 'name(a, b)': expression")
+        description="named expressions: 'name' or 'name(a, b)': expression (or a mapping "
+                    "with `value` and `says`, the words the rulebook uses for it)")
     procedures: list[ProcedureDecl] = Field(default_factory=list)
     triggers: list[TriggerDecl] = Field(default_factory=list)
     first_seat: Expr = Field(default_factory=lambda: Expr("1"))
@@ -193,6 +203,11 @@ class Ruleset(Node):
     scores: Expr | None = Field(default=None, description="a seat's score (using `seat`)")
     budgets: Budgets = Field(default_factory=Budgets)
     rulings: list[Ruling] = Field(default_factory=list)
+
+
+def definition_bodies(rs: Ruleset) -> dict[str, Expr]:
+    """Each definition key with its expression, however it was written."""
+    return {key: d.value if isinstance(d, Definition) else d for key, d in rs.define.items()}
 
 
 def json_schema() -> dict[str, Any]:

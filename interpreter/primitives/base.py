@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from pydantic import Field
+
 from interpreter.load.located import Node
 
 if TYPE_CHECKING:
@@ -16,6 +18,11 @@ class Primitive(Node):
 
     keyword: ClassVar[str]
     summary: ClassVar[str]
+
+    text: str | None = Field(
+        default=None,
+        description="how the rulebook says this effect, where the generated English reads "
+                    "poorly; the exact generated rule is printed under it")
 
     def compile(self, b: ProgramBuilder) -> None:
         """Emit the machine instructions that carry the effect out."""

@@ -85,6 +85,11 @@ class Arrange(Primitive):
         b.emit(run)
 
     def english(self, d: Describer) -> list[str]:
-        cond = f", so that {d.cond(self.where)} everywhere" if self.where else ""
-        return [f"Deal {d.expr(self.arrange)} at random to {d.expr(self.into)}{cond}; "
-                "if a place is left with no allowed value, deal again."]
+        cond = ""
+        if self.where:
+            with d.naming({"value": "the value being dealt", "place": "the place",
+                           "assigned": "the value dealt to {}"}):
+                cond = f", so that at every place {d.cond(self.where)}"
+        return [f"Deal {d.expr(self.arrange)} at random to {d.expr(self.into)}, one to each "
+                f"place{cond}; if a place is left with no allowed value, deal again. "
+                f"What a place is dealt is its {d.name(self.as_)}."]

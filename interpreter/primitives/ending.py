@@ -39,7 +39,10 @@ class EndGame(Primitive):
         verb = "win" if " and " in names or names.endswith("players") else "wins"
         who = (f"; {names} {verb}" if self.winners is not None
                else "; the ranking decides the winner")
-        return [f"The game ends ({d.text(self.end_game)}){who}."]
+        reason = d.text(self.end_game).rstrip(".")
+        if reason[1:2].islower():
+            reason = reason[:1].lower() + reason[1:]
+        return [f"The game ends ({reason}){who}."]
 
 
 class Say(Primitive):
@@ -61,4 +64,8 @@ class Say(Primitive):
         b.emit(run)
 
     def english(self, d: Describer) -> list[str]:
-        return [f"Announce: “{d.text(self.say)}”."]
+        said = d.text(self.say, placeholders=True)
+        end = "" if said[-1:] in ".!?" else "."
+        if self.to is None:
+            return [f"Announce: “{said}”{end}"]
+        return [f"Tell {d.expr(self.to)}, and nobody else: “{said}”{end}"]

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
+from interpreter.compile.english import join_words
 from interpreter.errors import RuleError
 from interpreter.load.located import Expr, Name
 from interpreter.primitives.base import Primitive
@@ -41,6 +42,11 @@ class Let(Primitive):
         b.emit(run)
 
     def english(self, d: Describer) -> list[str]:
+        if len(self.let) == 1:
+            (k, v), = self.let.items()
+            added = d.appended(k, v)
+            if added is not None:
+                return [f"Add {added} to the end of {d.name(k)}."]
         return ["Let " + ", ".join(f"*{k}* be {d.expr(v)}" for k, v in self.let.items()) + "."]
 
 
@@ -72,6 +78,9 @@ class Set(Primitive):
 
     def english(self, d: Describer) -> list[str]:
         who = f" of {d.expr(self.seat)}" if self.seat is not None else ""
+        added = d.appended(self.set.text, self.value) if self.seat is None else None
+        if added is not None:
+            return [f"Add {added} to the end of {d.var(self.set)}."]
         return [f"Set {d.var(self.set)}{who} to {d.expr(self.value)}."]
 
 
@@ -267,8 +276,9 @@ class Call(Primitive):
         b.emit(run)
 
     def english(self, d: Describer) -> list[str]:
-        args = ", ".join(f"{k} = {d.expr(v)}" for k, v in self.with_.items())
-        return [f"Do *{d.proc(self.call)}*" + (f" with {args}" if args else "") + "."]
+        args = join_words([d.name(k) if v.text.strip() == k else f"{d.name(k)} being {d.expr(v)}"
+                           for k, v in self.with_.items()])
+        return [f"Do *{d.proc(self.call)}*" + (f", with {args}" if args else "") + "."]
 
 
 class Retry(Primitive):
