@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -391,6 +392,45 @@ def test_console_script_prints_no_traceback() -> None:
     assert done.returncode == 1
     assert done.stderr.strip().startswith("error: unknown game 'caldra'")
     assert "Traceback" not in done.stderr
+
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "caldera", "--bogus"], "No such option: --bogus"),
+    (["simulate", "caldera", "-n", "abc"], "Invalid value for '-n'"),
+    (["--bogus"], "No such option: --bogus"),
+    (["simulate"], "Missing argument"),
+])
+def test_command_line_mistakes_exit_1_with_a_message(args: list[str], message: str) -> None:
+    exe = shutil.which("tabletop")
+    assert exe is not None
+    done = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60,
+                          check=False, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 1, done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+def test_output_into_a_closed_pipe_is_no_internal_error() -> None:
+    """`tabletop simulate --help | head`: when the reader goes away mid-output, the
+    command stops quietly (Typer's handling), not with an "internal error"."""
+    import typer
+
+    from interpreter.cli.app import _Group
+
+    tiny = typer.Typer(cls=_Group)
+
+    @tiny.command()
+    def spill() -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    @tiny.command()
+    def other() -> None:  # two commands, so `spill` is a subcommand as in tabletop
+        pass
+
+    result = CliRunner().invoke(tiny, ["spill"])
+    assert result.exit_code == 1
+    assert "internal error" not in result.output + result.stderr
 
 
 # -- test ------------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -30,25 +29,25 @@ def error_text(exc: TabletopError) -> str:
 
 
 def report(exc: TabletopError) -> None:
-    click.echo(error_text(exc), err=True)
+    typer.echo(error_text(exc), err=True)
 
 
 class _Group(TyperGroup):
     """Runs a command and turns user errors into one clear message and exit code 1."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except TabletopError as exc:
             report(exc)
             raise typer.Exit(1) from None
-        except (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException,
-                click.Abort, KeyboardInterrupt, EOFError, BrokenPipeError):
-            raise
+        except (typer.Exit, typer.Abort, typer.TyperException, KeyboardInterrupt, EOFError,
+                BrokenPipeError):
+            raise  # Typer's own (usage errors, --help, exits, a closed pipe), the user's keys
         except Exception as exc:
             if os.environ.get("TABLETOP_DEBUG"):
                 raise
-            click.echo(f"internal error: {type(exc).__name__}: {exc}\n"
+            typer.echo(f"internal error: {type(exc).__name__}: {exc}\n"
                        "This is a bug in tabletop; run again with TABLETOP_DEBUG=1 to see "
                        "where it happened, and please report it.", err=True)
             raise typer.Exit(1) from None
@@ -130,15 +129,15 @@ def main() -> None:
     """Console-script entry point."""
     try:
         app(prog_name="tabletop")
+    except SystemExit as exc:
+        # A usage error (unknown option, bad value) exits 2 by Click's convention; here
+        # every bad input exits 1, as tools driving tabletop expect.
+        if exc.code == 2:
+            sys.exit(1)
+        raise
     except KeyboardInterrupt:
-        click.echo("\ninterrupted", err=True)
+        typer.echo("\ninterrupted", err=True)
         sys.exit(130)
-    except BrokenPipeError:
-        # The reader went away (`tabletop list | head`): stop quietly, and keep Python
-        # from complaining again when it flushes stdout at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
     except TabletopError as exc:  # raised outside a command (should not happen)
         report(exc)
         sys.exit(1)

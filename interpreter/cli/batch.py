@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 from rich.console import Console, Group
 from rich.progress import (
@@ -218,7 +217,7 @@ def test(
             results = run_scenario_files([path])
         except TabletopError as exc:  # a malformed tests file: report it, go on
             broken += 1
-            click.echo(str(exc) if isinstance(exc, RulesetError) else f"error: {exc}",
+            typer.echo(str(exc) if isinstance(exc, RulesetError) else f"error: {exc}",
                        err=True)
             continue
         for r in results:

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -131,16 +130,16 @@ def validate(
             compile_game(loaded, {})
         except RulesetError as exc:
             failed += 1
-            click.echo(str(exc), err=True)
+            typer.echo(str(exc), err=True)
             continue
         except TabletopError as exc:
             failed += 1
-            click.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {exc}", err=True)
             continue
         typer.echo(f"ok: {loaded.path}")
     if failed:
         if len(targets) > 1:
-            click.echo(f"{failed} of {len(targets)} files have problems", err=True)
+            typer.echo(f"{failed} of {len(targets)} files have problems", err=True)
         raise typer.Exit(1)
 
 
@@ -163,4 +162,4 @@ def schema(
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
-    click.echo(f"wrote {out}", err=True)
+    typer.echo(f"wrote {out}", err=True)
