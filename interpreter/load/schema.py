@@ -29,7 +29,7 @@ class Seats(Node):
 class GameInfo(Node):
     """Facts about the game, for `tabletop list` and the rulebook."""
 
-    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="file-name id, e.g. caldera")
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="file-name id, e.g. my-game")
     title: str
     designer: str
     year: int | None = None

@@ -6,7 +6,7 @@ is reported as ``file:line:col: error: ...`` with a did-you-mean hint.
 
 Format::
 
-    ruleset: caldera          # optional: a bundled game's name or a path relative to
+    ruleset: my-game          # optional: a bundled game's name or a path relative to
                               # this file; default: the ruleset named like this file
     players: 2                # optional defaults for every case (a case may override)
     options: {power_play: true}
