@@ -202,7 +202,7 @@ def test_yaml_error_in_text_is_located() -> None:
     ("      - add: takes\n        seat: who\n", "      - add: takes\n", "is per seat: give 'seat'"),
     ("  big(p): p.size == 3\n",
      "  big(p):\n    value: p.size == 3\n    says: \"{q} is big\"\n",
-     "must name each parameter once in braces ({p}), not {q}"),
+     "must name each parameter in braces ({p}), not {q}"),
 ])
 def test_more_mistakes_in_the_base(old: str, new: str, message: str) -> None:
     base = (RULESETS / "minimal.yaml").read_text(encoding="utf-8")

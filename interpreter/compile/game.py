@@ -541,7 +541,7 @@ class _Compiler:
             if isinstance(written, Definition):
                 wanted = set(re.findall(r"\{(\w*)\}", written.says))
                 if wanted != set(plist):
-                    self.error(f"the words for '{name}' must name each parameter once in "
+                    self.error(f"the words for '{name}' must name each parameter in "
                                f"braces ({', '.join('{' + p + '}' for p in plist) or 'none'}), "
                                f"not {', '.join('{' + w + '}' for w in sorted(wanted)) or 'none'}",
                                written.loc or loc)
