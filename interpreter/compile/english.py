@@ -516,16 +516,19 @@ class Describer:
             if e.text:
                 # The designer's words first; the exact rule stays right under them.
                 lines = [" ".join(e.text.split()),
-                         *(self.indent + line for line in self._exactly(lines))]
+                         *(self.indent + line for line in self.exactly(lines))]
             out.extend(self.indent + line for line in lines)
         return out
 
     @staticmethod
-    def _exactly(lines: list[str]) -> list[str]:
+    def exactly(lines: list[str]) -> list[str]:
+        """A generated rule shown under a designer's words: "Exactly: …" on its first line."""
         if not lines:
             return lines
         first = lines[0]
-        return [f"Exactly: {first[:1].lower()}{first[1:]}", *lines[1:]]
+        bullet = "- " if first.startswith("- ") else ""
+        first = first.removeprefix("- ")
+        return [f"{bullet}Exactly: {first[:1].lower()}{first[1:]}", *lines[1:]]
 
     def sentences(self, effects: list[Primitive]) -> list[str]:
         """A whole block at the top level (no indent for its own effects)."""

@@ -48,11 +48,10 @@ class RulebookDescriber(Describer):
     def option(self, o: OptionDef) -> list[str]:
         if not o.text:
             return super().option(o)
-        head = f"{self.indent}- {' '.join(o.text.split())}"
-        exact = [f"{self.indent * 2}- Exactly: {self.option_head(o)[0].lower()}"
-                 f"{self.option_head(o)[1:]}" + (":" if o.do else ".")]
-        body = [self.indent * 2 + line for line in self.block(o.do)]
-        return [head, *exact, *body]
+        rule = [f"- {self.option_head(o)}" + (":" if o.do else "."),
+                *self.block(o.do)]
+        return [f"{self.indent}- {' '.join(o.text.split())}",
+                *(self.indent * 2 + line for line in self.exactly(rule))]
 
 
 def markdown_list(lines: list[str], indent: str = "  ") -> str:
