@@ -19,6 +19,7 @@ from interpreter.agents.base import Agent, OptionChoice
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.compile.game import Game
 from interpreter.errors import IllegalMove, RuleError, TabletopError
+from interpreter.run import rng as rngmod
 from interpreter.run.state import State
 from interpreter.run.view import view
 
@@ -42,7 +43,9 @@ class GameResult:
 
 
 def agent_seed(seed: int, seat: int) -> int:
-    return seed * 7919 + seat
+    """A computer player's own seed: a hash of (game seed, seat), so its choices reveal
+    nothing about the game seed and no two seats' or games' players move alike."""
+    return rngmod.derive_seed(seed, "agent", seat)
 
 
 def make_agents(players: int, seed: int, agent: str | dict[int, str] = "random"
