@@ -62,7 +62,69 @@ class RulesetError(TabletopError):
 
 
 class RuleError(TabletopError):
-    """The rules themselves went wrong while running (a budget ran out, a bad value)."""
+    """The rules themselves went wrong while running (a budget ran out, a bad value).
+
+    It is raised deep inside an expression or effect, where nothing is known of the
+    ruleset's text; the layers it passes through on its way out add where it happened
+    (``at``: the definition, option, effect or end rule, innermost first) and when
+    (``during``: how many decisions had been made), so the designer reads
+    ``FILE:LINE:COL: error: ...`` like any other mistake in the ruleset.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.trace: list[tuple[Location, str, str | None]] = []
+        """(where, what stood there, that line of the file), innermost first."""
+        self.decisions: int | None = None
+        """Decisions made in the game before it happened (0: during the set-up)."""
+
+    def at(self, location: Location | None, what: str, line: str | None = None) -> RuleError:
+        """Record a place the error passed through (ignored when already recorded)."""
+        if location is not None and all(location != loc for loc, _, _ in self.trace):
+            self.trace.append((location, what, line))
+        return self
+
+    def during(self, decisions: int) -> RuleError:
+        if self.decisions is None:
+            self.decisions = decisions
+        return self
+
+    @property
+    def location(self) -> Location | None:
+        return self.trace[0][0] if self.trace else None
+
+    def __str__(self) -> str:
+        if not self.trace:
+            text = self.message
+            if self.decisions is not None:
+                text += f" ({_when(self.decisions)})"
+            return text
+        loc, what, line = self.trace[0]
+        lines = [f"{loc}: error: {self.message}"]
+        if line is not None:
+            lines.append(f"    {line.rstrip()}")
+            lines.append("    " + " " * max(loc.col - 1, 0) + "^")
+        lines.append(f"  in {what}")
+        lines.extend(f"  in {outer} at {where}" for where, outer, _ in self.trace[1:])
+        if self.decisions is not None:
+            lines.append(f"  {_when(self.decisions)}")
+        return "\n".join(lines)
+
+
+def _when(decisions: int) -> str:
+    if decisions == 0:
+        return "during the set-up or before the first decision"
+    return f"while carrying out decision {decisions}"
+
+
+class BudgetError(RuleError):
+    """A declared budget ran out: the rules loop, or ask for more than is sensible."""
+
+    def __init__(self, budget: str, message: str) -> None:
+        super().__init__(f"{message} (budgets.{budget}; raise it in the ruleset's "
+                         f"'budgets' if this is wanted)")
+        self.budget = budget
 
 
 class IllegalMove(TabletopError):

@@ -132,8 +132,8 @@ def test_draw_takes_the_top_of_the_deck_into_the_hand() -> None:
     assert pieces_in(game, st, "hand", 2)[-1] == deck_before[-2]
     assert pieces_in(game, st, "deck") == deck_before[:-2]
     # Each seat is told privately what it drew.
-    says1 = [e["say"] for e in redacted_log(st, 1) if "say" in e]
-    says2 = [e["say"] for e in redacted_log(st, 2) if "say" in e]
+    says1 = [e["say"] for e in redacted_log(game, st, 1) if "say" in e]
+    says2 = [e["say"] for e in redacted_log(game, st, 2) if "say" in e]
     assert any(s.startswith("Player 1 drew") for s in says1)
     assert not any(s.startswith("Player 1 drew") for s in says2)
     assert any(s.startswith("Player 2 drew") for s in says2)
@@ -166,9 +166,9 @@ def test_per_seat_variables_and_their_visibility() -> None:
 def test_secret_single_seat_decision_is_redacted_for_others() -> None:
     game = game_of("cards")
     st = game.apply(game.new_state(2, seed=4), 1, "bid3")
-    assert redacted_log(st, 1) == [{"seat": 1, "decision": "bid3"}]
-    assert redacted_log(st, 2) == [{"seat": 1, "decision": None}]
-    assert st.log_entries() == [("decision", 1, "bid3", True)]
+    assert redacted_log(game, st, 1) == [{"seat": 1, "decision": "bid3"}]
+    assert redacted_log(game, st, 2) == [{"seat": 1, "decision": None}]
+    assert st.log_entries() == [("decision", 1, "bid3", True, ())]
 
 
 def test_simultaneous_choice() -> None:
@@ -362,7 +362,8 @@ def test_infinite_loop_is_stopped() -> None:
     game = game_of("budgets", mode="loop")
     with pytest.raises(RuleError, match="steps_per_decision") as info:
         game.new_state(2, 0)
-    assert "5000 steps" in str(info.value)
+    assert "5,000 steps" in str(info.value)
+    assert info.value.location is not None and info.value.location.line > 1  # the loop's effect
 
 
 def test_endless_game_is_stopped() -> None:
@@ -417,7 +418,7 @@ def test_end_game_effect_with_winners() -> None:
     st = game.apply(st, 2, "up2")
     st = game.apply(st, 1, "stop")
     assert st.over and st.winners == [1] and st.reason == "Player 1 stops"
-    assert st.log_entries()[-1] == ("say", "Game over: Player 1 stops", None)
+    assert st.log_entries()[-1] == ("say", "Game over: Player 1 stops", None, ())
 
 
 def test_winners_from_an_end_rule_expression() -> None:

@@ -18,12 +18,12 @@ import typer
 from typer.core import TyperGroup
 
 from interpreter.cli import batch, info, play_command
-from interpreter.errors import RulesetError, TabletopError
+from interpreter.errors import RuleError, RulesetError, TabletopError
 
 
 def error_text(exc: TabletopError) -> str:
     """How an error reads on stderr: located ruleset errors as they are, others prefixed."""
-    if isinstance(exc, RulesetError):
+    if isinstance(exc, RulesetError) or (isinstance(exc, RuleError) and exc.trace):
         return str(exc)
     return f"error: {exc}"
 

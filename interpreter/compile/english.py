@@ -314,7 +314,7 @@ class ExpressionEnglish:
             which = "last" if k == -1 else which
             return f"the {which} item of {self.node(base)}"
         if isinstance(base, ast.Name) and "{}" in self.glossary.get(base.id, ""):
-            return self.glossary[base.id].format(self.node(index))
+            return fill(self.glossary[base.id], [self.node(index)])
         if isinstance(index, ast.Name):
             said = self.node(base)
             if isinstance(base, ast.Name) and not said.startswith("the "):
@@ -325,11 +325,9 @@ class ExpressionEnglish:
     def n_Call(self, n: ast.Call) -> str:
         name = n.func.id if isinstance(n.func, ast.Name) else "?"
         args = [self._operand(a) if len(n.args) > 1 else self.node(a) for a in n.args]
-        if name in self.glossary and "{" in self.glossary[name]:
-            try:
-                return self.glossary[name].format(*args)
-            except (IndexError, KeyError):
-                pass
+        phrase = self.glossary.get(name)
+        if isinstance(phrase, Phrase):
+            return phrase.fill(args)
         if name in self.definitions:
             return definition_phrase(name, args)
         fn = FUNCTIONS.get(name)
@@ -365,7 +363,7 @@ class ExpressionEnglish:
         if name in ("join",):
             return args[0]
         padded = args + [""] * (3 - len(args))
-        return fn.english.format(*padded).replace("  ", " ").strip()
+        return fill(fn.english, padded).replace("  ", " ").strip()
 
     def _loop(self, g: ast.comprehension, with_article: bool = True) -> str:
         """`x in list if cond` as words: `the pieces *p* in the stash such that …`."""
@@ -553,10 +551,49 @@ class Describer:
                 *(self.indent + line for line in self.block(o.do))]
 
 
-def _numbered_phrase(says: str, params: list[str]) -> str:
-    """'{c} is in the stash' with params [c] → '{0} is in the stash' (for str.format)."""
-    return re.sub(r"\{(\w+)\}", lambda g: "{" + str(params.index(g.group(1))) + "}"
-                  if g.group(1) in params else g.group(0), says)
+_SLOT = re.compile(r"\{(\d*)\}")
+
+
+def fill(phrase: str, args: list[str]) -> str:
+    """Put words into a phrase's `{}` / `{0}` slots. Never str.format: a phrase may hold a
+    designer's text, and format would read `{x.__class__}` as Python."""
+    order = iter(range(len(args)))
+
+    def slot(m: re.Match[str]) -> str:
+        i = int(m.group(1)) if m.group(1) else next(order, None)
+        return args[i] if i is not None and i < len(args) else m.group(0)
+    return _SLOT.sub(slot, phrase)
+
+
+class Phrase(str):
+    """A definition's own words (`says`), with its parameters' places: the words are a
+    template of the language whose parts are the parameters, filled with the English of
+    the arguments (and nothing of a designer's text is ever read as code)."""
+
+    parts: tuple[str | int, ...]
+
+    def fill(self, args: list[str]) -> str:
+        return "".join(p if isinstance(p, str) else (args[p] if p < len(args) else "")
+                       for p in self.parts)
+
+
+def _numbered_phrase(says: str, params: list[str]) -> Phrase:
+    """'{c} is in the stash' with params [c] → a Phrase that puts the first argument's
+    words where {c} was."""
+    parts: list[str | int] = []
+    try:
+        split = split_template(says)
+    except ExpressionError:
+        split = [(False, says, 0)]
+    for is_expr, part, _ in split:
+        name = part.strip()
+        if is_expr and name in params:
+            parts.append(params.index(name))
+        else:
+            parts.append(part if not is_expr else "{" + part + "}")
+    phrase = Phrase("".join(p if isinstance(p, str) else "{" + params[p] + "}" for p in parts))
+    phrase.parts = tuple(parts)
+    return phrase
 
 
 def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) -> Describer:

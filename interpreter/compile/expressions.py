@@ -19,12 +19,40 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.errors import Diagnostic, Location, RuleError, did_you_mean
+from interpreter.run.budget import describe, overspent, too_large, too_long
 
 Compiled = Callable[[Any], Any]
 """A compiled expression: call it with an evaluation environment."""
 
-MAX_SEQUENCE = 100_000
-"""Largest list or text an expression may build (guards ``[x] * 10**9``)."""
+MAX_EXPRESSION_LENGTH = 20_000
+"""Longest expression text (characters): Python's parser, which reads it, recurses."""
+
+MAX_NESTING = 100
+"""Deepest nesting of an expression (operators, calls, brackets): the compiled closures
+call each other once per level, and Python's stack is not unlimited."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A ruleset's size budgets, fixed when it compiles (closures capture them)."""
+
+    list_length: int = 100_000
+    text_length: int = 100_000
+    largest_number: int = 2 ** 53 - 1
+
+
+DEFAULT_LIMITS = Limits()
+
+
+class BrokenRuleset(RuleError):
+    """A part of a ruleset that did not compile was evaluated while compiling the rest
+    (e.g. a board size that uses a misspelt option); its mistake is already reported."""
+
+
+def broken(env: Any) -> Any:
+    """Stands for an expression that did not compile, so compiling can go on and report
+    every mistake at once."""
+    raise BrokenRuleset("a part of the ruleset with a mistake was used")
 
 
 class ExpressionError(Exception):
@@ -52,6 +80,9 @@ class Function:
     random: bool = False
     site_args: tuple[int, ...] = ()
     """Argument positions where a text constant names a site (``"c3"``)."""
+    describes_piece: bool = False
+    """Its text tells which piece its first argument is (a log line using it may have
+    to be hidden from a seat that may not know that piece)."""
 
 
 @dataclass
@@ -72,33 +103,30 @@ class Scope:
         default_factory=dict)
     bound: dict[str, Compiled] = field(default_factory=dict)
     """Names standing for an expression of the caller (inlined definition parameters)."""
+    limits: Limits = DEFAULT_LIMITS
+    track_pieces: bool = False
+    """Record every piece the expression describes (by attribute, name or code) in
+    ``env.mentioned``: log lines compiled so can be hidden from a seat that may not
+    know those pieces."""
 
     def with_temps(self, names: Iterable[str]) -> Scope:
         names = frozenset(names)
         bound = {k: v for k, v in self.bound.items() if k not in names}
         return Scope(self.resolve_global, self.known_globals, self.functions, self.attributes,
                      self.resolve_site, self.locals, self.temps | names,
-                     self.allow_random, self.definitions, bound)
+                     self.allow_random, self.definitions, bound, self.limits,
+                     self.track_pieces)
 
 
-_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Div: operator.truediv,
+_BINOP_SYMBOLS: dict[type, str] = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.Div: "/",
 }
 
-_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
+_ORDER: dict[type, Callable[[Any, Any], bool]] = {
     ast.Lt: operator.lt,
     ast.LtE: operator.le,
     ast.Gt: operator.gt,
     ast.GtE: operator.ge,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
 }
 
 _LANGUAGE_WORDS = {"and", "or", "not", "in", "if", "else", "for", "True", "False", "None"}
@@ -106,43 +134,110 @@ _LANGUAGE_WORDS = {"and", "or", "not", "in", "if", "else", "for", "True", "False
 _CONSTANT_NAMES = {"true": True, "false": False, "null": None, "none": None,
                    "True": True, "False": False, "None": None}
 
+_SEQUENCES = (list, tuple, str)
 
-def _guard_size(value: Any) -> Any:
-    if isinstance(value, list | str | tuple) and len(value) > MAX_SEQUENCE:
-        raise RuleError(f"an expression built a sequence of {len(value)} items "
-                        f"(the limit is {MAX_SEQUENCE})")
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float)
+
+
+def _checked_number(value: Any, big: int) -> Any:
+    """`value` when it is within the ruleset's largest_number (and finite)."""
+    if type(value) is int:
+        if -big <= value <= big:
+            return value
+    elif isinstance(value, float):
+        if value == value and -big <= value <= big:
+            return value
+    elif isinstance(value, int):  # true/false
+        return value
+    too_large(value, big)
+
+
+def _checked_size(env: Any, value: Any, limits: Limits) -> Any:
+    """Charge a built list or text by its length, and keep it within the limits."""
+    n = len(value)
+    if isinstance(value, str):
+        if n > limits.text_length:
+            too_long("text_length", "a text", n, limits.text_length)
+    elif n > limits.list_length:
+        too_long("list_length", "a list", n, limits.list_length)
+    env.steps += n
+    if env.steps > env.step_limit:
+        overspent(env)
     return value
 
 
-def _safe_binop(fn: Callable[[Any, Any], Any], symbol: str) -> Callable[[Any, Any], Any]:
-    def apply(a: Any, b: Any) -> Any:
-        sequences = list | str | tuple
-        if symbol == "*" and (isinstance(a, sequences) or isinstance(b, sequences)):
-            n = b if isinstance(b, int) else a
-            seq = a if isinstance(b, int) else b
-            if isinstance(n, int) and n * len(seq) > MAX_SEQUENCE:
-                raise RuleError(f"an expression built a sequence longer than {MAX_SEQUENCE}")
-        try:
-            return fn(a, b)
-        except ZeroDivisionError:
-            raise RuleError(f"division by zero in '{symbol}'") from None
-        except TypeError:
-            raise RuleError(f"cannot apply '{symbol}' to {_kind(a)} and {_kind(b)}") from None
+def _arithmetic(symbol: str, limits: Limits) -> Callable[[Any, Any, Any], Any]:
+    """The slow, careful path of an operator: every kind of operand, every limit."""
+    big = limits.largest_number
+
+    def apply(env: Any, a: Any, b: Any) -> Any:
+        if _is_number(a) and _is_number(b):
+            try:
+                if symbol == "+":
+                    r = a + b
+                elif symbol == "-":
+                    r = a - b
+                elif symbol == "*":
+                    r = a * b
+                elif symbol == "//":
+                    r = a // b
+                elif symbol == "%":
+                    r = a % b
+                else:
+                    r = a / b
+            except ZeroDivisionError:
+                raise RuleError(f"division by zero in '{symbol}'") from None
+            except OverflowError:
+                too_large(a, big)
+            return _checked_number(r, big)
+        if symbol == "+" and type(a) is type(b) and isinstance(a, _SEQUENCES):
+            size = len(a) + len(b)
+            if isinstance(a, str) and size > limits.text_length:
+                too_long("text_length", "a text", size, limits.text_length)
+            if not isinstance(a, str) and size > limits.list_length:
+                too_long("list_length", "a list", size, limits.list_length)
+            return _checked_size(env, a + b, limits)
+        if symbol == "*":
+            seq, n = (a, b) if isinstance(a, _SEQUENCES) else (b, a)
+            if isinstance(seq, _SEQUENCES) and type(n) is int:
+                size = len(seq) * max(n, 0)
+                if isinstance(seq, str) and size > limits.text_length:
+                    too_long("text_length", "a text", size, limits.text_length)
+                if not isinstance(seq, str) and size > limits.list_length:
+                    too_long("list_length", "a list", size, limits.list_length)
+                return _checked_size(env, seq * n, limits)
+        raise RuleError(f"cannot apply '{symbol}' to {_kind(a)} and {_kind(b)}")
     return apply
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list | tuple):
-        return "a list"
-    return type(value).__name__
+def _contains(env: Any, item: Any, container: Any) -> bool:
+    """`item in container`: lists and texts are searched (and charged by length)."""
+    if isinstance(container, _SEQUENCES):
+        env.steps += len(container)
+        if env.steps > env.step_limit:
+            overspent(env)
+        if isinstance(container, str) and not isinstance(item, str):
+            raise RuleError(f"cannot look for {_kind(item)} in a text")
+        try:
+            return item in container
+        except TypeError:
+            raise RuleError(f"cannot look for {_kind(item)} in {_kind(container)}") from None
+    raise RuleError(f"'in' needs a list or a text on its right, got {_kind(container)}")
+
+
+def _equal(env: Any, a: Any, b: Any) -> bool:
+    if type(a) is list:
+        env.steps += len(a)
+        if env.steps > env.step_limit:
+            overspent(env)
+    return a == b
+
+
+_kind = describe
+kind_of = describe
+"""What a value is, in the designer's words (see run.budget.describe)."""
 
 
 class _Compiler:
@@ -167,8 +262,23 @@ class _Compiler:
     def c_Constant(self, node: ast.Constant) -> Compiled:
         value = node.value
         if not (value is None or isinstance(value, bool | int | float | str)):
-            raise self.fail(node, f"unsupported constant {value!r}")
+            raise self.fail(node, "this kind of constant is not part of the language",
+                            expected="a number, a text in quotes, true, false or null")
+        self._check_constant(node, value)
         return lambda env: value
+
+    def _check_constant(self, node: ast.AST, value: Any) -> None:
+        limits = self.scope.limits
+        if isinstance(value, bool) or value is None:
+            return
+        if isinstance(value, int | float) and not (
+                value == value and -limits.largest_number <= value <= limits.largest_number):
+            raise self.fail(node, "this number is too large",
+                            expected=f"numbers from -{limits.largest_number:,} to "
+                                     f"{limits.largest_number:,} (budgets.largest_number)")
+        if isinstance(value, str) and len(value) > limits.text_length:
+            raise self.fail(node, f"this text is longer than {limits.text_length:,} characters "
+                            "(budgets.text_length)")
 
     def c_Name(self, node: ast.Name) -> Compiled:
         name = node.id
@@ -226,26 +336,39 @@ class _Compiler:
         return any_of
 
     def c_BinOp(self, node: ast.BinOp) -> Compiled:
-        op = _BINOPS.get(type(node.op))
-        if op is None:
+        symbol = _BINOP_SYMBOLS.get(type(node.op))
+        if symbol is None:
             raise self.fail(node, f"operator '{_describe_node(node.op)}' is not supported",
                             expected="+ - * / // %")
-        symbol = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//",
-                  ast.Mod: "%", ast.Div: "/"}[type(node.op)]
-        fn = _safe_binop(op, symbol)
+        slow = _arithmetic(symbol, self.scope.limits)
+        big = self.scope.limits.largest_number
         a, b = self.compile(node.left), self.compile(node.right)
-        if symbol in ("+", "-"):
-            raw = op
-
-            def fast(env: Any) -> Any:
+        if symbol == "+":
+            def add(env: Any) -> Any:
                 x, y = a(env), b(env)
                 if type(x) is int and type(y) is int:
-                    return raw(x, y)
-                return _guard_size(fn(x, y))
-            return fast
-        return lambda env: _guard_size(fn(a(env), b(env)))
+                    r = x + y
+                    if -big <= r <= big:
+                        return r
+                return slow(env, x, y)
+            return add
+        if symbol == "-":
+            def sub(env: Any) -> Any:
+                x, y = a(env), b(env)
+                if type(x) is int and type(y) is int:
+                    r = x - y
+                    if -big <= r <= big:
+                        return r
+                return slow(env, x, y)
+            return sub
+        return lambda env: slow(env, a(env), b(env))
 
     def c_UnaryOp(self, node: ast.UnaryOp) -> Compiled:
+        if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+            value = node.operand.value
+            if _is_number(value) and not isinstance(value, bool):
+                self._check_constant(node, -value)
+                return lambda env: -value
         inner = self.compile(node.operand)
         if isinstance(node.op, ast.Not):
             return lambda env: not inner(env)
@@ -261,40 +384,59 @@ class _Compiler:
         raise self.fail(node, "operator '~' is not supported")
 
     def c_Compare(self, node: ast.Compare) -> Compiled:
-        ops = []
+        tests: list[Callable[[Any, Any, Any], bool]] = []
         for op in node.ops:
-            fn = _CMPOPS.get(type(op))
-            if fn is None:
-                raise self.fail(node, f"comparison '{_describe_node(op)}' is not supported",
-                                expected="== != < <= > >= in, not in")
-            ops.append(fn)
+            tests.append(self._comparison(node, op))
         left = self.compile(node.left)
         rights = [self.compile(c) for c in node.comparators]
-        if len(ops) == 1:
-            fn0, r0 = ops[0], rights[0]
-            if fn0 in (operator.eq, operator.ne):
-                return lambda env: fn0(left(env), r0(env))
-
-            def one(env: Any) -> bool:
-                x, y = left(env), r0(env)
-                try:
-                    return fn0(x, y)
-                except TypeError:
-                    raise RuleError(f"cannot compare {_kind(x)} with {_kind(y)}") from None
-            return one
+        if len(tests) == 1:
+            test, r0 = tests[0], rights[0]
+            if isinstance(node.ops[0], ast.Eq):
+                def eq(env: Any) -> bool:
+                    x = left(env)
+                    if type(x) is list:
+                        return _equal(env, x, r0(env))
+                    return x == r0(env)
+                return eq
+            if isinstance(node.ops[0], ast.NotEq):
+                def ne(env: Any) -> bool:
+                    x = left(env)
+                    if type(x) is list:
+                        return not _equal(env, x, r0(env))
+                    return x != r0(env)
+                return ne
+            return lambda env: test(env, left(env), r0(env))
 
         def chain(env: Any) -> bool:
             x = left(env)
-            for fn, r in zip(ops, rights, strict=True):
+            for test, r in zip(tests, rights, strict=True):
                 y = r(env)
-                try:
-                    if not fn(x, y):
-                        return False
-                except TypeError:
-                    raise RuleError(f"cannot compare {_kind(x)} with {_kind(y)}") from None
+                if not test(env, x, y):
+                    return False
                 x = y
             return True
         return chain
+
+    def _comparison(self, node: ast.Compare, op: ast.cmpop) -> Callable[[Any, Any, Any], bool]:
+        if isinstance(op, ast.Eq):
+            return _equal
+        if isinstance(op, ast.NotEq):
+            return lambda env, x, y: not _equal(env, x, y)
+        if isinstance(op, ast.In):
+            return _contains
+        if isinstance(op, ast.NotIn):
+            return lambda env, x, y: not _contains(env, x, y)
+        order = _ORDER.get(type(op))
+        if order is None:
+            raise self.fail(node, f"comparison '{_describe_node(op)}' is not supported",
+                            expected="== != < <= > >= in, not in")
+
+        def compare(env: Any, x: Any, y: Any) -> bool:
+            try:
+                return order(x, y)
+            except TypeError:
+                raise RuleError(f"cannot compare {_kind(x)} with {_kind(y)}") from None
+        return compare
 
     def c_IfExp(self, node: ast.IfExp) -> Compiled:
         test, body, orelse = (self.compile(node.test), self.compile(node.body),
@@ -322,6 +464,7 @@ class _Compiler:
             raise self.fail(node, f"'.{attr}' reads an attribute of a piece, and "
                             f"'{ast.unparse(literal)}' is not a piece")
         inner = self.compile(node.value)
+        track = self.scope.track_pieces
 
         def get(env: Any) -> Any:
             piece = inner(env)
@@ -330,9 +473,12 @@ class _Compiler:
             if type(piece) is not int or piece < 0:  # not bool, text, or a negative index
                 raise RuleError(f"'.{attr}' needs a piece, got {_kind(piece)}")
             try:
-                return table[piece]
+                value = table[piece]
             except IndexError:
                 raise RuleError(f"'.{attr}' needs a piece, got {_kind(piece)}") from None
+            if track and env.mentioned is not None:
+                env.mentioned.append(piece)
+            return value
         return get
 
     def c_Subscript(self, node: ast.Subscript) -> Compiled:
@@ -350,7 +496,8 @@ class _Compiler:
                     return getter(env, key)
                 return container[key]
             except (IndexError, KeyError, TypeError):
-                raise RuleError(f"cannot take item {key!r} of {_kind(container)}") from None
+                raise RuleError(f"cannot take item {_kind(key)} of {_kind(container)}"
+                                ) from None
         return get
 
     def c_Call(self, node: ast.Call) -> Compiled:
@@ -388,15 +535,46 @@ class _Compiler:
             else:
                 args.append(self.compile(a))
         impl = fn.impl
+        if self.scope.track_pieces and fn.describes_piece:
+            impl = _tracking(impl)
+
+        def failed(exc: Exception, values: tuple) -> RuleError:
+            """A built-in given values it cannot use: say which, in the language's words."""
+            if isinstance(exc, RecursionError):
+                return RuleError(f"{name}() was given a value nested too deeply")
+            got = ", ".join(_kind(v) for v in values) or "nothing"
+            return RuleError(f"{name}() cannot use {got} (it is {fn.doc})")
+
         if n == 0:
             return lambda env: impl(env)
         if n == 1:
             a0 = args[0]
-            return lambda env: impl(env, a0(env))
+
+            def call1(env: Any) -> Any:
+                x = a0(env)
+                try:
+                    return impl(env, x)
+                except _BUILTIN_FAILURES as exc:
+                    raise failed(exc, (x,)) from None
+            return call1
         if n == 2:
             a0, a1 = args
-            return lambda env: impl(env, a0(env), a1(env))
-        return lambda env: impl(env, *[a(env) for a in args])
+
+            def call2(env: Any) -> Any:
+                x, y = a0(env), a1(env)
+                try:
+                    return impl(env, x, y)
+                except _BUILTIN_FAILURES as exc:
+                    raise failed(exc, (x, y)) from None
+            return call2
+
+        def call(env: Any) -> Any:
+            values = [a(env) for a in args]
+            try:
+                return impl(env, *values)
+            except _BUILTIN_FAILURES as exc:
+                raise failed(exc, tuple(values)) from None
+        return call
 
     def _single_loop(self, node: ast.GeneratorExp | ast.ListComp
                      ) -> tuple[str, Compiled, list[Compiled], Compiled] | None:
@@ -420,7 +598,7 @@ class _Compiler:
         name, source, conds, element = parts
 
         def quantify(env: Any) -> bool:
-            items = _items(source(env))
+            items = _items(env, source(env))
             temps = env.temps
             saved = temps.get(name, _MISSING)
             try:
@@ -477,18 +655,22 @@ class _Compiler:
         parts = self._single_loop(node)
         if parts is None:
             gen = self._comprehension(node)
+            limit = self.scope.limits.list_length
 
             def build_nested(env: Any) -> list:
                 items = gen(env)
                 try:  # stop at the size limit instead of building a huge list first
-                    return _guard_size(list(itertools.islice(items, MAX_SEQUENCE + 1)))
+                    out = list(itertools.islice(items, limit + 1))
                 finally:
                     items.close()  # type: ignore[attr-defined]
+                if len(out) > limit:
+                    too_long("list_length", "a list", len(out), limit)
+                return out
             return build_nested
         name, source, conds, element = parts
 
         def build(env: Any) -> list:
-            items = _items(source(env))
+            items = _items(env, source(env))
             temps = env.temps
             saved = temps.get(name, _MISSING)
             out = []
@@ -518,24 +700,36 @@ class _Compiler:
 
 _MISSING = object()
 
+_BUILTIN_FAILURES = (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
+                     ZeroDivisionError, RecursionError)
+"""What Python raises when a built-in gets a value of the wrong kind; each becomes a
+RuleError naming the function and what it was given."""
 
-def _items(items: Any) -> Any:
+
+def _tracking(impl: Callable[..., Any]) -> Callable[..., Any]:
+    """A built-in that describes a piece (its name, its code), recording the piece."""
+    def describe(env: Any, piece: Any, *rest: Any) -> Any:
+        if env.mentioned is not None and type(piece) is int:
+            env.mentioned.append(piece)
+        return impl(env, piece, *rest)
+    return describe
+
+
+def _items(env: Any, items: Any) -> Any:
+    """What a loop goes through, charged by its length (the loop's work)."""
     if items is None:
         return ()
     if isinstance(items, list | tuple | range | str):
+        env.steps += len(items)
+        if env.steps > env.step_limit:
+            overspent(env)
         return items
     raise RuleError(f"a comprehension needs a list to go through, got {_kind(items)}")
 
 
 def _loop(env: Any, temps: dict, loops: list, depth: int, element: Compiled) -> Iterable:
     targets, source, conds = loops[depth]
-    items = source(env)
-    if items is None:
-        return
-    if not isinstance(items, list | tuple | range | str):
-        items = getattr(items, "items_for", lambda e: None)(env)
-        if items is None:
-            raise RuleError("a comprehension needs a list to go through")
+    items = _items(env, source(env))
     last = depth == len(loops) - 1
     for item in items:
         if len(targets) == 1:
@@ -545,7 +739,8 @@ def _loop(env: Any, temps: dict, loops: list, depth: int, element: Compiled) -> 
                 for t, v in zip(targets, item, strict=True):
                     temps[t] = v
             except (TypeError, ValueError):
-                raise RuleError(f"cannot unpack {item!r} into {', '.join(targets)}") from None
+                raise RuleError(f"cannot unpack {_kind(item)} into {', '.join(targets)}"
+                                ) from None
         if all(c(env) for c in conds):
             if last:
                 yield element(env)
@@ -575,11 +770,18 @@ def parse(text: str) -> ast.expr:
     stripped = text.strip()
     if not stripped:
         raise ExpressionError("empty expression")
+    if len(stripped) > MAX_EXPRESSION_LENGTH:
+        raise ExpressionError(f"this expression is longer than {MAX_EXPRESSION_LENGTH:,} "
+                              "characters (tabletop's limit): split it into definitions")
     if "\n" in stripped:
         stripped = " ".join(stripped.split())
     try:
         tree = ast.parse(stripped, mode="eval")
+    except (RecursionError, MemoryError):
+        raise ExpressionError(_too_deep()) from None
     except SyntaxError as exc:
+        if "too many nested" in str(exc.msg) or "too complex" in str(exc.msg):
+            raise ExpressionError(_too_deep()) from None
         offset = (exc.offset or 1) - 1
         for match in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", stripped):
             word = match.group(0)
@@ -587,7 +789,24 @@ def parse(text: str) -> ast.expr:
                 raise ExpressionError(f"'{word}' is a reserved word and cannot be a name here",
                                       match.start(), hint="choose another name") from None
         raise ExpressionError(f"syntax error in expression: {exc.msg}", offset) from None
+    _check_nesting(tree.body)
     return tree.body
+
+
+def _too_deep() -> str:
+    return (f"this expression nests more than {MAX_NESTING} levels deep (tabletop's limit): "
+            "split it into definitions")
+
+
+def _check_nesting(root: ast.AST) -> None:
+    """Refuse trees deeper than MAX_NESTING before anything recursive walks them."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise ExpressionError(_too_deep(), getattr(node, "col_offset", 0))
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, depth + 1))
 
 
 def compile_expression(text: str, scope: Scope) -> Compiled:
@@ -680,12 +899,22 @@ def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Com
                 raise
         else:
             pieces.append(part)
+    limit = scope.limits.text_length
     if all(isinstance(p, str) for p in pieces):
         const = "".join(pieces)  # type: ignore[arg-type]
+        if len(const) > limit:
+            raise ExpressionError(f"this text is longer than {limit:,} characters "
+                                  "(budgets.text_length)")
         return lambda env: const
 
     def render(env: Any) -> str:
-        return "".join(p if isinstance(p, str) else show(p(env)) for p in pieces)
+        text = "".join(p if isinstance(p, str) else show(p(env)) for p in pieces)
+        if len(text) > limit:
+            too_long("text_length", "a text", len(text), limit)
+        env.steps += len(text)
+        if env.steps > env.step_limit:
+            overspent(env)
+        return text
     return render
 
 

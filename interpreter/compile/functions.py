@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.compile.expressions import MAX_SEQUENCE, Function
+from interpreter.compile.expressions import Function, kind_of
 from interpreter.errors import RuleError
 from interpreter.run import rng as rngmod
+from interpreter.run.budget import overspent, too_large, too_long
 
 DIRECTIONS: dict[str, tuple[int, int]] = {
     # (row change, column change); rows count upward like a chessboard's ranks.
@@ -33,20 +34,47 @@ def _site(env: Any, site: Any, fn: str) -> int:
         found = env.game.site_by_name.get(site)
         if found is not None:
             return found
-    raise RuleError(f"{fn}() needs a place (a square, pile or slot), got {site!r}")
+    raise RuleError(f"{fn}() needs a place (a square, pile or slot), got {kind_of(site)}")
 
 
-def _list(value: Any, fn: str) -> list:
+def _piece(env: Any, piece: Any, fn: str) -> int:
+    if type(piece) is int and 0 <= piece < len(env.game.piece_kind):
+        return piece
+    raise RuleError(f"{fn}() needs a piece, got {kind_of(piece)}")
+
+
+def _seat(env: Any, seat: Any, fn: str) -> int:
+    if type(seat) is int and 1 <= seat <= env.state.players:
+        return seat
+    raise RuleError(f"{fn}() needs a seat (1 to {env.state.players}), got {kind_of(seat)}")
+
+
+def _charge(env: Any, value: Any, fn: str) -> list | tuple | range:
+    """`value` as a list (not copied), its length charged to `env`'s step budget."""
     if isinstance(value, list | tuple | range):
-        return list(value)
-    raise RuleError(f"{fn}() needs a list, got {value!r}")
+        env.steps += len(value)
+        if env.steps > env.step_limit:
+            overspent(env)
+        return value
+    raise RuleError(f"{fn}() needs a list, got {kind_of(value)}")
+
+
+def _built(env: Any, out: list) -> list:
+    """A list a built-in made: within budgets.list_length, charged by its length."""
+    limit = env.game.limits.list_length
+    if len(out) > limit:
+        too_long("list_length", "a list", len(out), limit)
+    env.steps += len(out)
+    if env.steps > env.step_limit:
+        overspent(env)
+    return out
 
 
 def f_top(env: Any, site: Any) -> int | None:
     if site is None:
         return None
     if type(site) is not int or site < 0:
-        _site(env, site, "top")
+        site = _site(env, site, "top")
     try:
         stack = env.state.sites[site]
     except IndexError:
@@ -65,14 +93,14 @@ def f_bottom(env: Any, site: Any) -> int | None:
 def f_stack(env: Any, site: Any) -> list[int]:
     if site is None:
         return []
-    return list(env.state.sites[_site(env, site, "stack")])
+    return _built(env, list(env.state.sites[_site(env, site, "stack")]))
 
 
 def f_height(env: Any, site: Any) -> int:
     if site is None:
         return 0
     if type(site) is not int or site < 0:
-        _site(env, site, "height")
+        site = _site(env, site, "height")
     try:
         return len(env.state.sites[site])
     except IndexError:
@@ -88,28 +116,28 @@ def f_pieces(env: Any, where: Any) -> list[int]:
     """Pieces of a place, of every place of a zone, or of a list of places."""
     sites = env.state.sites
     if type(where) is int or isinstance(where, str):
-        return list(sites[_site(env, where, "pieces")])
+        return _built(env, list(sites[_site(env, where, "pieces")]))
     zone = getattr(where, "sites_in_play", None)
     if zone is not None:
         out: list[int] = []
         for s in zone(env.state.players):
             out.extend(sites[s])
-        return out
+        return _built(env, out)
     if isinstance(where, list | tuple):
         out = []
-        for s in where:
+        for s in _charge(env, where, "pieces"):
             out.extend(sites[_site(env, s, "pieces")])
-        return out
-    raise RuleError(f"pieces() needs a place, a zone or a list of places, got {where!r}")
+        return _built(env, out)
+    raise RuleError(f"pieces() needs a place, a zone or a list of places, got {kind_of(where)}")
 
 
 def f_cells(env: Any, zone: Any) -> list[int]:
     sites_in_play = getattr(zone, "sites_in_play", None)
     if sites_in_play is None:
-        if type(zone) is int:
+        if type(zone) is int and 0 <= zone < len(env.state.sites):
             return [zone]
-        raise RuleError(f"cells() needs a zone, got {zone!r}")
-    return sites_in_play(env.state.players)
+        raise RuleError(f"cells() needs a zone, got {kind_of(zone)}")
+    return _built(env, sites_in_play(env.state.players))
 
 
 def f_above(env: Any, piece: Any) -> list[int]:
@@ -117,7 +145,7 @@ def f_above(env: Any, piece: Any) -> list[int]:
     if piece is None:
         return []
     stack = env.state.sites[f_place_of(env, piece)]
-    return stack[stack.index(piece) + 1:]
+    return _built(env, stack[stack.index(piece) + 1:])
 
 
 def f_below(env: Any, piece: Any) -> list[int]:
@@ -125,16 +153,13 @@ def f_below(env: Any, piece: Any) -> list[int]:
     if piece is None:
         return []
     stack = env.state.sites[f_place_of(env, piece)]
-    return stack[:stack.index(piece)][::-1]
+    return _built(env, stack[:stack.index(piece)][::-1])
 
 
 def f_place_of(env: Any, piece: Any) -> int | None:
     if piece is None:
         return None
-    try:
-        return env.state.loc[piece]
-    except (IndexError, TypeError):
-        raise RuleError(f"place_of() needs a piece, got {piece!r}") from None
+    return env.state.loc[_piece(env, piece, "place_of")]
 
 
 def f_zone_of(env: Any, x: Any) -> str | None:
@@ -166,7 +191,7 @@ def f_neighbours(env: Any, site: Any, dirs: Any = None) -> list[int]:
         return []
     s = _site(env, site, "neighbours")
     out = []
-    for d in (ALL_DIRECTIONS if dirs is None else _list(dirs, "neighbours")):
+    for d in (ALL_DIRECTIONS if dirs is None else _charge(env, dirs, "neighbours")):
         t = env.game.offset(s, d, 1)
         if t is not None:
             out.append(t)
@@ -186,9 +211,11 @@ def f_col(env: Any, site: Any) -> int | None:
 def f_place(env: Any, name: Any) -> int:
     if type(name) is int:
         return _site(env, name, "place")
-    site = env.game.site_by_name.get(str(name))
+    if not isinstance(name, str):
+        raise RuleError(f"place() needs the name of a place, got {kind_of(name)}")
+    site = env.game.site_by_name.get(name)
     if site is None:
-        raise RuleError(f"no place is called {name!r}")
+        raise RuleError(f"no place is called {name[:40]!r}")
     return site
 
 
@@ -201,35 +228,35 @@ def f_place_name(env: Any, site: Any) -> str:
 def f_piece_name(env: Any, piece: Any) -> str:
     if piece is None:
         return "nothing"
-    try:
-        return env.game.piece_names[piece]
-    except (IndexError, TypeError):
-        raise RuleError(f"piece_name() needs a piece, got {piece!r}") from None
+    return env.game.piece_names[_piece(env, piece, "piece_name")]
 
 
 def f_piece_code(env: Any, piece: Any) -> str:
     if piece is None:
         return "-"
-    try:
-        return env.game.piece_codes[piece]
-    except (IndexError, TypeError):
-        raise RuleError(f"piece_code() needs a piece, got {piece!r}") from None
+    return env.game.piece_codes[_piece(env, piece, "piece_code")]
 
 
 def f_value_name(env: Any, value: Any) -> str:
-    return env.game.value_names.get(value, str(value))
+    if isinstance(value, list | tuple):
+        raise RuleError(f"value_name() needs one value, got {kind_of(value)}")
+    return env.game.value_names.get(value, f_str(env, value))
 
 
 def f_dir_name(env: Any, d: Any) -> str:
-    return DIRECTION_NAMES.get(d, str(d))
+    if not isinstance(d, str):
+        raise RuleError(f"dir_name() needs a direction such as 'ne', got {kind_of(d)}")
+    return DIRECTION_NAMES.get(d, d)
 
 
 def f_seat_name(env: Any, seat: Any) -> str:
-    return f"Player {seat}"
+    if seat is None:
+        return "nobody"
+    return f"Player {_seat(env, seat, 'seat_name')}"
 
 
 def f_next_seat(env: Any, seat: Any) -> int:
-    return seat % env.state.players + 1
+    return _seat(env, seat, "next_seat") % env.state.players + 1
 
 
 def f_count(env: Any, items: Any) -> int:
@@ -240,58 +267,78 @@ def f_count(env: Any, items: Any) -> int:
     return len(f_pieces(env, items))
 
 
+def _number(value: Any, fn: str) -> int | float:
+    if isinstance(value, int | float):
+        return value
+    raise RuleError(f"{fn}() needs numbers, got {kind_of(value)}")
+
+
 def f_sum(env: Any, items: Any) -> Any:
+    big = env.game.limits.largest_number
     total = 0
-    for x in _list(items, "sum"):
-        total += x
+    for x in _charge(env, items, "sum"):
+        total += _number(x, "sum")
+        if not -big <= total <= big:
+            too_large(total, big)
     return total
 
 
 def _extreme(name: str, pick: Callable[..., Any]) -> Callable[..., Any]:
     def impl(env: Any, *args: Any) -> Any:
-        values = _list(args[0], name) if len(args) == 1 else list(args)
+        values = _charge(env, args[0], name) if len(args) == 1 else args
         if not values:
             return None
         try:
             return pick(values)
         except TypeError:
-            raise RuleError(f"{name}() cannot compare these values: {values!r}") from None
+            raise RuleError(f"{name}() cannot compare these values: "
+                            f"{', '.join(sorted({kind_of(v) for v in values}))}") from None
     return impl
 
 
 def f_any(env: Any, items: Any) -> bool:
-    return any(_list(items, "any"))
+    return any(_charge(env, items, "any"))
 
 
 def f_all(env: Any, items: Any) -> bool:
-    return all(_list(items, "all"))
+    return all(_charge(env, items, "all"))
 
 
 def f_sorted(env: Any, items: Any) -> list:
+    seq = _charge(env, items, "sorted")
     try:
-        return sorted(_list(items, "sorted"))
+        return sorted(seq)
     except TypeError:
         raise RuleError("sorted() cannot order values of different kinds") from None
 
 
 def f_reversed(env: Any, items: Any) -> list:
-    return list(reversed(_list(items, "reversed")))
+    return list(reversed(_charge(env, items, "reversed")))
 
 
 def f_first(env: Any, items: Any) -> Any:
-    seq = _list(items, "first")
-    return seq[0] if seq else None
+    if not isinstance(items, list | tuple | range):
+        raise RuleError(f"first() needs a list, got {kind_of(items)}")
+    return items[0] if items else None
 
 
 def f_last(env: Any, items: Any) -> Any:
-    seq = _list(items, "last")
-    return seq[-1] if seq else None
+    if not isinstance(items, list | tuple | range):
+        raise RuleError(f"last() needs a list, got {kind_of(items)}")
+    return items[-1] if items else None
+
+
+def _key(value: Any) -> Any:
+    """A hashable stand-in for a value (lists become tuples, all the way down)."""
+    if isinstance(value, list | tuple):
+        return tuple(_key(v) for v in value)
+    return value
 
 
 def f_distinct(env: Any, items: Any) -> list:
     out, seen = [], set()
-    for x in _list(items, "distinct"):
-        key = tuple(x) if isinstance(x, list) else x
+    for x in _charge(env, items, "distinct"):
+        key = _key(x) if isinstance(x, list | tuple) else x
         if key not in seen:
             seen.add(key)
             out.append(x)
@@ -302,8 +349,8 @@ def f_one_of_each_kind(env: Any, items: Any) -> list[int]:
     """One piece per set of identical attributes: interchangeable pieces give one option."""
     kinds = env.game.piece_kind
     out, seen = [], set()
-    for p in _list(items, "one_of_each_kind"):
-        k = kinds[p]
+    for p in _charge(env, items, "one_of_each_kind"):
+        k = kinds[_piece(env, p, "one_of_each_kind")]
         if k not in seen:
             seen.add(k)
             out.append(p)
@@ -311,40 +358,84 @@ def f_one_of_each_kind(env: Any, items: Any) -> list[int]:
 
 
 def f_without(env: Any, items: Any, item: Any) -> list:
-    seq = _list(items, "without")
+    seq = _charge(env, items, "without")
     if isinstance(item, list | tuple):
-        drop = list(item)
-        return [x for x in seq if x not in drop]
+        try:
+            drop = {_key(x) for x in item}
+        except TypeError:
+            raise RuleError("without() cannot compare these values") from None
+        _charge(env, item, "without")
+        return [x for x in seq if _key(x) not in drop]
     return [x for x in seq if x != item]
 
 
 def f_join(env: Any, items: Any, sep: Any = ", ") -> str:
-    return str(sep).join(str(x) for x in _list(items, "join"))
+    seq = _charge(env, items, "join")
+    limit = env.game.limits.text_length
+    sep_text = f_str(env, sep)
+    parts = []
+    size = 0
+    for x in seq:
+        text = f_str(env, x)
+        size += len(text) + len(sep_text)
+        if size > limit + len(sep_text):
+            too_long("text_length", "a text", size, limit)
+        parts.append(text)
+    out = sep_text.join(parts)
+    env.steps += len(out)
+    if env.steps > env.step_limit:
+        overspent(env)
+    return out
 
 
 def f_str(env: Any, x: Any) -> str:
-    return str(x)
+    """A value as text, refusing to build more than budgets.text_length characters."""
+    limit = env.game.limits.text_length
+    if isinstance(x, str):
+        return x
+    if x is None or isinstance(x, bool | int | float):
+        return repr(x) if isinstance(x, float) else str(x)
+    if isinstance(x, list | tuple):
+        parts: list[str] = []
+        size = 2
+        for v in _charge(env, x, "str"):
+            text = repr(v) if isinstance(v, str) else f_str(env, v)
+            size += len(text) + 2
+            if size > limit:
+                too_long("text_length", "a text", size, limit)
+            parts.append(text)
+        return "[" + ", ".join(parts) + "]"
+    return repr(x)
 
 
 def f_abs(env: Any, x: Any) -> Any:
-    return abs(x)
+    return abs(_number(x, "abs"))
+
+
+def _whole(value: Any, fn: str) -> int:
+    if type(value) is int:
+        return value
+    raise RuleError(f"{fn}() needs whole numbers, got {kind_of(value)}")
 
 
 def f_range(env: Any, a: Any, b: Any = None) -> list[int]:
-    lo, hi = (0, a) if b is None else (a, b)
-    if hi - lo > MAX_SEQUENCE:
-        raise RuleError("range() is too long")
-    return list(range(lo, hi))
+    lo, hi = (0, _whole(a, "range")) if b is None else (_whole(a, "range"), _whole(b, "range"))
+    limit = env.game.limits.list_length
+    if hi - lo > limit:
+        too_long("list_length", "range()", hi - lo, limit)
+    return _built(env, list(range(lo, hi)))
 
 
 def f_repeat(env: Any, item: Any, n: Any) -> list:
-    if not isinstance(n, int) or n < 0 or n > MAX_SEQUENCE:
-        raise RuleError(f"repeat() needs a count from 0 to {MAX_SEQUENCE}")
-    return [item] * n
+    limit = env.game.limits.list_length
+    n = _whole(n, "repeat")
+    if n > limit:
+        too_long("list_length", "repeat()", n, limit)
+    return _built(env, [item] * max(n, 0))
 
 
 def f_shuffled(env: Any, items: Any) -> list:
-    seq = _list(items, "shuffled")
+    seq = list(_charge(env, items, "shuffled"))
     state = env.state
     r = state.rng
     for i in range(len(seq) - 1, 0, -1):
@@ -355,19 +446,26 @@ def f_shuffled(env: Any, items: Any) -> list:
 
 
 def f_random_int(env: Any, lo: Any, hi: Any) -> int:
-    if not isinstance(lo, int) or not isinstance(hi, int) or hi < lo:
-        raise RuleError("random_int(lo, hi) needs whole numbers with lo <= hi")
+    lo, hi = _whole(lo, "random_int"), _whole(hi, "random_int")
+    if hi < lo:
+        raise RuleError(f"random_int(lo, hi) needs lo <= hi, got {lo} and {hi}")
+    if hi - lo + 1 > 1 << 64:
+        raise RuleError("random_int() can choose among at most 2**64 numbers")
     env.state.rng, x = rngmod.below(env.state.rng, hi - lo + 1)
     return lo + x
 
 
 def f_roll(env: Any, sides: Any) -> int:
+    sides = _whole(sides, "roll")
+    if sides < 1:
+        raise RuleError(f"roll() needs a die with at least 1 side, got {sides}")
     return f_random_int(env, 1, sides)
 
 
 def _fn(name: str, impl: Callable[..., Any], lo: int, hi: int, english: str, doc: str,
-        random: bool = False, site_args: tuple[int, ...] = ()) -> Function:
-    return Function(name, impl, lo, hi, english, doc, random, site_args)
+        random: bool = False, site_args: tuple[int, ...] = (),
+        describes_piece: bool = False) -> Function:
+    return Function(name, impl, lo, hi, english, doc, random, site_args, describes_piece)
 
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in [
@@ -398,8 +496,10 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     _fn("place", f_place, 1, 1, "{0}", "place(name): the square or pile called so, e.g. "
         "place('c3')", site_args=(0,)),
     _fn("place_name", f_place_name, 1, 1, "the name of {0}", "place_name(place), e.g. c3"),
-    _fn("piece_name", f_piece_name, 1, 1, "{0}", "piece_name(piece), e.g. red large"),
-    _fn("piece_code", f_piece_code, 1, 1, "{0}", "piece_code(piece): short code, e.g. rL"),
+    _fn("piece_name", f_piece_name, 1, 1, "{0}", "piece_name(piece), e.g. red large",
+        describes_piece=True),
+    _fn("piece_code", f_piece_code, 1, 1, "{0}", "piece_code(piece): short code, e.g. rL",
+        describes_piece=True),
     _fn("value_name", f_value_name, 1, 1, "{0}", "value_name(value): display name of a value"),
     _fn("dir_name", f_dir_name, 1, 1, "{0}", "dir_name(direction), e.g. north-east"),
     _fn("seat_name", f_seat_name, 1, 1, "{0}", "seat_name(seat), e.g. Player 2"),

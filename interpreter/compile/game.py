@@ -16,14 +16,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.compile.expressions import (
+    BrokenRuleset,
     Compiled,
     ExpressionError,
+    Limits,
     Scope,
     compile_expression,
     compile_template,
+    kind_of,
     located,
     parameter_uses,
+    split_template,
 )
+from interpreter.compile.expressions import broken as _broken
 from interpreter.compile.functions import (
     ALL_DIRECTIONS,
     DIAGONAL,
@@ -44,6 +49,7 @@ from interpreter.compile.program import (
 from interpreter.errors import (
     Diagnostic,
     IllegalMove,
+    Location,
     RuleError,
     RulesetError,
     UsageError,
@@ -53,6 +59,7 @@ from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr
 from interpreter.load.schema import Budgets, Definition, OptionDecl, Ruleset, ZoneDecl
 from interpreter.run import rng as rngmod
+from interpreter.run.budget import overspent
 from interpreter.run.machine import Env, Machine, check_pending
 from interpreter.run.state import State
 
@@ -78,6 +85,7 @@ class ZoneInfo:
     description: str | None = None
     triggers: list[int] = field(default_factory=list)
     conceal: Compiled | None = None
+    conceal_loc: Location | None = None
 
     def site_for(self, seat: int, index: int = 0) -> int:
         return self.first + (seat - 1) * self.per_owner + index
@@ -91,7 +99,7 @@ class ZoneInfo:
         if not self.per_seat:
             raise RuleError(f"zone '{self.id}' is not per seat; it cannot be indexed by seat")
         if type(seat) is not int or not 1 <= seat <= env.state.players:
-            raise RuleError(f"{seat!r} is not a seat (zone '{self.id}')")
+            raise RuleError(f"{kind_of(seat)} is not a seat (zone '{self.id}')")
         if self.per_owner == 1:
             return self.site_for(seat)
         return list(range(self.site_for(seat), self.site_for(seat) + self.per_owner))  # type: ignore[return-value]
@@ -108,7 +116,7 @@ class SeatVariable:
 
     def lookup(self, env: Any, seat: Any) -> Any:
         if type(seat) is not int or not 1 <= seat <= env.state.players:
-            raise RuleError(f"{seat!r} is not a seat (variable '{self.id}')")
+            raise RuleError(f"{kind_of(seat)} is not a seat (variable '{self.id}')")
         return env.state.seat_vars[self.id][seat - 1]
 
     def __repr__(self) -> str:
@@ -122,6 +130,7 @@ class TriggerInfo:
     where: Compiled | None
     entry: Label
     text: str | None
+    loc: Location | None = None
 
 
 @dataclass
@@ -130,6 +139,7 @@ class EndRuleInfo:
     when: Compiled
     winners: Compiled | None
     text: str
+    loc: Location | None = None
 
 
 @dataclass
@@ -159,6 +169,7 @@ class VariableInfo:
     initial: Compiled
     visible_to: str
     reveal_at_end: bool
+    loc: Location | None = None
 
 
 class Game:
@@ -171,7 +182,11 @@ class Game:
         self.title = self.ruleset.game.title
         self.options = options
         self.budgets: Budgets = self.ruleset.budgets
+        self.limits = Limits(self.budgets.list_length, self.budgets.text_length,
+                             self.budgets.largest_number)
         self.program: list[Callable[[Machine], int]] = []
+        self.program_where: list[tuple[Location | None, str]] = []
+        """For each instruction: the effect it comes from (where, what), for errors."""
         self.choices: dict[int, ChoiceSpec] = {}
         self.zones: dict[str, ZoneInfo] = {}
         self.site_zone: list[ZoneInfo] = []
@@ -182,6 +197,9 @@ class Game:
         self.attributes: dict[str, list[Any]] = {}
         self.attribute_order: list[str] = []
         self.piece_names: list[str] = []
+        self.piece_namer: Callable[[dict[str, str]], str] = lambda names: " ".join(
+            names.values())
+        """A piece's name from its values' names (diagrams name pieces seen in views)."""
         self.piece_codes: list[str] = []
         self.piece_kind: list[tuple] = []
         self.piece_start: list[int] = []
@@ -190,6 +208,8 @@ class Game:
         self.end_rules: list[EndRuleInfo] = []
         self.rank_keys: list[Compiled] = []
         self.score: Compiled | None = None
+        self.rank_locs: list[Location | None] = []
+        self.score_loc: Location | None = None
         self.triggers: list[TriggerInfo] = []
         self.variables: dict[str, VariableInfo] = {}
         self.first_seat: Compiled = lambda env: 1
@@ -215,16 +235,31 @@ class Game:
     def seat_name(self, seat: int) -> str:
         return f"Player {seat}"
 
+    def source_line(self, loc: Location | None) -> str | None:
+        """The ruleset's line at `loc` (quoted under an error)."""
+        source = self.loaded.source
+        if loc is None or loc.path != source.path:
+            return None
+        return source.line(loc.line)
+
+    def locate_error(self, exc: RuleError, pc: int) -> RuleError:
+        """Add the effect that instruction `pc` carries out to an error's trace."""
+        if 0 <= pc < len(self.program_where):
+            loc, what = self.program_where[pc]
+            exc.at(loc, what, self.source_line(loc))
+        return exc
+
     def offset(self, site: int, direction: Any, distance: Any = 1) -> int | None:
         rc = self.site_rc[site]
         if rc is None:
             raise RuleError(f"offset() works on grid squares, not on {self.site_name[site]}")
         step = DIRECTIONS.get(direction)
         if step is None:
-            raise RuleError(f"unknown direction {direction!r} (use one of "
+            raise RuleError(f"unknown direction {kind_of(direction)} (use one of "
                             f"{', '.join(ALL_DIRECTIONS)})")
         if type(distance) is not int:
-            raise RuleError(f"offset(): the distance must be a whole number, got {distance!r}")
+            raise RuleError("offset(): the distance must be a whole number, got "
+                            f"{kind_of(distance)}")
         zone = self.site_zone[site]
         r = rc[0] + step[0] * distance
         c = rc[1] + step[1] * distance
@@ -269,17 +304,22 @@ class Game:
         st.over = False
         st.winners = None
         st.reason = None
+        st.steps = 0
         st._cache = None
         env = Env(self, st)
         for var in self.variables.values():
-            if var.per_seat:
-                values = []
-                for s in range(1, players + 1):
-                    env.temps["seat"] = s
-                    values.append(var.initial(env))
-                st.seat_vars[var.id] = values
-            else:
-                st.vars[var.id] = var.initial(env)
+            try:
+                if var.per_seat:
+                    values = []
+                    for s in range(1, players + 1):
+                        env.temps["seat"] = s
+                        values.append(var.initial(env))
+                    st.seat_vars[var.id] = values
+                else:
+                    st.vars[var.id] = var.initial(env)
+            except RuleError as exc:
+                raise exc.at(var.loc, f"the initial value of variable '{var.id}'",
+                             self.source_line(var.loc)).during(0) from None
         return st
 
     def start_turn(self, state: State, seat: int) -> None:
@@ -318,13 +358,25 @@ class Game:
         return Decision(seats, spec.prompt(env), spec.simultaneous)
 
     def options_for(self, state: State, spec: ChoiceSpec, seat: int, env: Env) -> list:
+        """The options, listed once per state and seat. A listing found in the cache is
+        charged to `env` as if it were listed again, so a game's step count does not
+        depend on whether someone looked at the options before."""
         cache = state._cache
         if cache is None:
             cache = state._cache = {}
-        opts = cache.get(seat)
-        if opts is None:
-            opts = cache[seat] = spec.list_options(env, seat)
-        return opts
+        entry = cache.get(seat)
+        if entry is None:
+            before = env.steps
+            try:
+                opts = spec.list_options(env, seat)
+            except RuleError as exc:
+                raise exc.during(state.decisions) from None
+            entry = cache[seat] = (opts, env.steps - before)
+        else:
+            env.steps += entry[1]
+            if env.steps > env.step_limit:
+                overspent(env)
+        return entry[0]
 
     def raw_options(self, state: State, seat: int) -> list[tuple[int, tuple]]:
         """The legal options of `seat` in internal form (fast path for agents)."""
@@ -394,7 +446,11 @@ class Game:
         out = {}
         for s in range(1, state.players + 1):
             env.temps["seat"] = s
-            out[s] = self.score(env)
+            try:
+                out[s] = self.score(env)
+            except RuleError as exc:
+                raise exc.at(self.score_loc, "the scores", self.source_line(self.score_loc)
+                             ).during(state.decisions) from None
         return out
 
     def ranked_winners(self, env: Env) -> list[int]:
@@ -403,9 +459,19 @@ class Game:
         for s in seats:
             env.temps["seat"] = s
             if self.rank_keys:
-                keys[s] = tuple(k(env) for k in self.rank_keys)
+                values = []
+                for key, loc in zip(self.rank_keys, self.rank_locs, strict=True):
+                    try:
+                        values.append(key(env))
+                    except RuleError as exc:
+                        raise exc.at(loc, "a ranking key", self.source_line(loc)) from None
+                keys[s] = tuple(values)
             elif self.score is not None:
-                keys[s] = (self.score(env),)
+                try:
+                    keys[s] = (self.score(env),)
+                except RuleError as exc:
+                    raise exc.at(self.score_loc, "the scores",
+                                 self.source_line(self.score_loc)) from None
             else:
                 keys[s] = ()
         try:
@@ -495,7 +561,7 @@ class _Compiler:
         g = self.game
         return Scope(self.resolve_global, self.known_globals, FUNCTIONS, g.attributes,
                      lambda name: g.site_by_name.get(name), frozenset(local_names),
-                     frozenset(temps), False, self.definitions)
+                     frozenset(temps), False, self.definitions, limits=g.limits)
 
     def expr(self, e: Expr, temps: Iterable[str] = ()) -> Compiled:
         try:
@@ -504,8 +570,11 @@ class _Compiler:
             self.diagnostics.append(located(exc, e.loc, self.source))
             return _broken
 
-    def constant(self, e: Expr | None, what: str, default: int = 0) -> int:
-        """An expression that must give a whole number before the game starts (options only)."""
+    def constant(self, e: Expr | None, what: str, default: int = 0, limit: int = 0,
+                 budget: str = "places") -> int:
+        """An expression that must give a whole number before the game starts (options
+        only), at most `limit` (budgets.`budget`; default: the places budget)."""
+        limit = limit or self.game.budgets.places
         if e is None:
             return default
         compiled = self.expr(e)
@@ -513,11 +582,18 @@ class _Compiler:
             return default
         try:
             value = compiled(Env(self.game, _NO_STATE))
-        except (RuleError, AttributeError, TypeError, KeyError):
+        except BrokenRuleset:
+            return default  # the mistake it stands for is already reported
+        except (RuleError, AttributeError, TypeError, KeyError, RecursionError):
             self.error(f"{what} must be computable from the options alone", e.loc)
             return default
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            self.error(f"{what} must be a whole number of at least 1, got {value!r}", e.loc)
+            shown = value if isinstance(value, int | float | str | None) else "a list"
+            self.error(f"{what} must be a whole number of at least 1, got {shown!r}", e.loc)
+            return default
+        if value > limit:
+            self.error(f"{what} is {value:,}, more than the {limit:,} of budgets.{budget}",
+                       e.loc, hint=f"raise budgets.{budget} if the game really needs it")
             return default
         return value
 
@@ -539,15 +615,25 @@ class _Compiler:
                 self.error(f"'{name}' is already the name of something else", loc)
                 continue
             if isinstance(written, Definition):
-                wanted = set(re.findall(r"\{(\w*)\}", written.says))
-                if wanted != set(plist):
-                    self.error(f"the words for '{name}' must name each parameter in "
-                               f"braces ({', '.join('{' + p + '}' for p in plist) or 'none'}), "
-                               f"not {', '.join('{' + w + '}' for w in sorted(wanted)) or 'none'}",
-                               written.loc or loc)
+                self.check_says(name, plist, written, loc)
             self.def_bodies[name] = (plist, body)
             if plist:
                 self.definitions[name] = self._make_call(name)
+
+    def check_says(self, name: str, params: list[str], written: Definition, loc: Any) -> None:
+        """A definition's words are a template whose only parts are its parameters."""
+        where = written.loc or loc
+        try:
+            parts = split_template(written.says)
+        except ExpressionError as exc:
+            self.error(f"the words for '{name}': {exc.message}", where)
+            return
+        wanted = {part.strip() for is_expr, part, _ in parts if is_expr}
+        if wanted != set(params):
+            self.error(f"the words for '{name}' must name each parameter in "
+                       f"braces ({', '.join('{' + p + '}' for p in params) or 'none'}), "
+                       f"not {', '.join('{' + w + '}' for w in sorted(wanted)) or 'none'}",
+                       where)
 
     def definition_value(self, name: str) -> Compiled:
         done = self.def_compiled.get(name)
@@ -695,6 +781,7 @@ class _Compiler:
                     if v not in a.values:
                         self.error(f"{what} gives '{v}', which is not a value of '{attr}'",
                                    a.loc, did_you_mean(str(v), [str(x) for x in a.values]))
+        namer = g.piece_namer = self.piece_namer()
         starts: list[tuple[str, int | None, Any]] = []
         for ps in decl.sets:
             combos_axes = []
@@ -712,7 +799,17 @@ class _Compiler:
                 if attr not in decl.attributes:
                     self.error(f"set '{ps.id}' names an unknown attribute '{attr}'", ps.loc,
                                did_you_mean(attr, decl.attributes))
-            copies = self.constant(ps.count, f"set '{ps.id}' count", 1)
+            copies = self.constant(ps.count, f"set '{ps.id}' count", 1,
+                                   limit=g.budgets.pieces, budget="pieces")
+            per_copy = 1
+            for axis in combos_axes:
+                per_copy *= len(axis)
+            if len(g.piece_kind) + copies * per_copy > g.budgets.pieces:
+                self.error(f"set '{ps.id}' would bring the pieces to "
+                           f"{len(g.piece_kind) + copies * per_copy:,}, more than the "
+                           f"{g.budgets.pieces:,} of budgets.pieces", ps.loc,
+                           hint="raise budgets.pieces if the game really needs them")
+                continue
             for _ in range(copies):
                 for combo in itertools.product(*combos_axes):
                     for attr, v in zip(g.attribute_order, combo, strict=True):
@@ -721,20 +818,44 @@ class _Compiler:
                     names = {a: decl.attributes[a].names.get(v, str(v))
                              for a, v in zip(g.attribute_order, combo, strict=True)
                              if v is not None}
-                    if decl.name:
-                        try:
-                            everything = {a: names.get(a, "") for a in g.attribute_order}
-                            text = string.Formatter().vformat(decl.name, (), everything)
-                            g.piece_names.append(" ".join(text.split()))
-                        except (KeyError, IndexError, ValueError):
-                            self.error(f"piece name '{decl.name}' names an unknown attribute",
-                                       decl.loc, expected=", ".join(g.attribute_order))
-                            g.piece_names.append(" ".join(names.values()))
-                    else:
-                        g.piece_names.append(" ".join(names.values()))
+                    g.piece_names.append(namer(names))
                     g.piece_codes.append(self.piece_code(combo))
                     starts.append((ps.start.text, ps.seat, ps.start.loc))
         return starts
+
+    def piece_namer(self) -> Callable[[dict[str, str]], str]:
+        """How a piece is named from its values' names: the designer's `name` template,
+        whose parts are expressions over the attributes (each the name of the piece's
+        value, or empty), or else the values' names in order."""
+        decl = self.rs.pieces
+        order = list(self.game.attribute_order)
+
+        def plain(names: dict[str, str]) -> str:
+            return " ".join(names[a] for a in order if a in names)
+        if decl.name is None:
+            return plain
+        try:
+            template = compile_template(decl.name.text, self.scope(order),
+                                        lambda v: show_value(self.game, v))
+        except ExpressionError as exc:
+            self.diagnostics.append(located(exc, decl.name.loc, self.source))
+            return plain
+        game = self.game
+        failed: list[RuleError] = []
+
+        def named(names: dict[str, str]) -> str:
+            if failed:
+                return plain(names)
+            env = Env(game, _NO_STATE)
+            env.temps.update({a: names.get(a, "") for a in order})
+            try:
+                return " ".join(str(template(env)).split())
+            except RuleError as exc:
+                failed.append(exc)
+                self.error(f"a piece's name can only use its attributes ({', '.join(order)}):"
+                           f" {exc.message}", decl.name.loc)
+                return plain(names)
+        return named
 
     def piece_code(self, combo: tuple) -> str:
         """A short code: the `short` names of the attributes that have them (e.g. rL),
@@ -757,6 +878,12 @@ class _Compiler:
                 continue
             names_seen.add(z.id)
             info = self.zone_layout(z, len(g.site_name), max_seats)
+            total = len(g.site_name) + info.owners * info.per_owner
+            if total > g.budgets.places:
+                self.error(f"zone '{z.id}' would bring the places to {total:,}, more than "
+                           f"the {g.budgets.places:,} of budgets.places", z.loc,
+                           hint="raise budgets.places if the game really needs them")
+                info.per_owner = 1
             g.zones[z.id] = info
             for owner in range(info.owners):
                 for i in range(info.per_owner):
@@ -794,6 +921,7 @@ class _Compiler:
                 self.error(f"grid zone '{z.id}' needs rows and cols", z.loc)
             if info.cols > 26:
                 self.error(f"grid zone '{z.id}' has more than 26 columns", z.loc)
+                info.cols = 26
             info.per_owner = info.rows * info.cols
         elif z.kind == "slots":
             if z.size is None:
@@ -833,7 +961,7 @@ class _Compiler:
         for v in self.rs.variables:
             temps = ["seat"] if v.per_seat else []
             info = VariableInfo(v.id, v.per_seat, self.expr(v.initial, temps), v.visible_to,
-                                v.reveal_at_end)
+                                v.reveal_at_end, v.initial.loc or v.loc)
             g.variables[v.id] = info
             value: Compiled
             if v.per_seat:
@@ -855,6 +983,7 @@ class _Compiler:
         b.block(rs.setup)
         first = self.expr(rs.first_seat)
         turn = Label()
+        b.where = (rs.first_seat.loc, "first_seat")
 
         def start(m: Machine) -> int:
             seat = first(m.env)
@@ -864,11 +993,13 @@ class _Compiler:
             m.env.locals.clear()
             return turn.pc
         b.emit(start)
+        b.where = (None, "the start of a turn")
         b.mark(turn)
         body = b.next_pc() + 1
         b.emit(lambda m: m.begin_turn(body))
         b.section = Section("the turn", frozenset(collect_locals(rs.turn)))
         b.block(rs.turn)
+        b.where = (None, "the end of a turn")
         b.emit(lambda m: m.end_turn(turn.pc))
         for p in rs.procedures:
             label, params = procedures[p.id]
@@ -888,12 +1019,14 @@ class _Compiler:
             entry = Label()
             where = b.expr(t.where, ["piece", "place"]) if t.where is not None else None
             zone.triggers.append(len(g.triggers))
-            g.triggers.append(TriggerInfo(t.id, zone.id, where, entry, t.text))
+            g.triggers.append(TriggerInfo(t.id, zone.id, where, entry, t.text,
+                                          t.where.loc if t.where is not None else t.loc))
             b.mark(entry)
             b.block(t.do)
             b.emit(lambda m: m.pop_frame())
         self.diagnostics.extend(b.diagnostics)
         g.program = b.program
+        g.program_where = b.program_where
         g.choices = b.choices
         g.first_seat = first
         g.turn_pc = turn.pc
@@ -901,7 +1034,9 @@ class _Compiler:
     def concealment(self) -> None:
         for z in self.rs.zones:
             if z.conceal is not None and z.id in self.game.zones:
-                self.game.zones[z.id].conceal = self.expr(z.conceal, ["piece", "place", "viewer"])
+                zone = self.game.zones[z.id]
+                zone.conceal = self.expr(z.conceal, ["piece", "place", "viewer"])
+                zone.conceal_loc = z.conceal.loc
 
     def endings(self) -> None:
         g = self.game
@@ -909,9 +1044,11 @@ class _Compiler:
             g.end_rules.append(EndRuleInfo(
                 rule.id, self.expr(rule.when),
                 self.expr(rule.winners) if rule.winners is not None else None,
-                rule.text or rule.id.replace("-", " ").replace("_", " ")))
+                rule.text or rule.id.replace("-", " ").replace("_", " "), rule.loc))
         g.rank_keys = [self.expr(k, ["seat"]) for k in self.rs.rank]
+        g.rank_locs = [k.loc for k in self.rs.rank]
         g.score = self.expr(self.rs.scores, ["seat"]) if self.rs.scores is not None else None
+        g.score_loc = self.rs.scores.loc if self.rs.scores is not None else None
 
     def run(self, given: dict[str, Any]) -> Game:
         self.builtins()
@@ -978,8 +1115,6 @@ class _NoState:
 _NO_STATE: Any = _NoState()
 
 
-def _broken(env: Any) -> Any:
-    raise RuntimeError("a ruleset with errors was run")
 
 
 def coerce_option(decl: OptionDecl, value: Any) -> Any:

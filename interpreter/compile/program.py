@@ -19,11 +19,14 @@ from interpreter.compile.expressions import (
     Scope,
     compile_expression,
     compile_template,
+    kind_of,
     located,
 )
-from interpreter.errors import Diagnostic, Location, did_you_mean
+from interpreter.compile.expressions import broken as _broken
+from interpreter.errors import Diagnostic, Location, RuleError, did_you_mean
 from interpreter.load.located import Expr, Name, Template
 from interpreter.primitives.base import Primitive
+from interpreter.run.budget import overspent
 
 if TYPE_CHECKING:
     from interpreter.primitives.decisions import Choose
@@ -55,6 +58,7 @@ class OptionKind:
     notation: Compiled
     label: Compiled
     entry: Label
+    loc: Location | None = None
 
 
 @dataclass
@@ -78,10 +82,29 @@ class ChoiceSpec:
         return self.seats is not None
 
     def list_options(self, env: Any, seat: int) -> list[tuple[int, tuple]]:
+        """Every legal option of `seat`; an error names the option kind and the decision."""
+        try:
+            return self._list_options(env, seat)
+        except RuleError as exc:
+            kind = self._failing_kind(env)
+            if kind is not None:
+                exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc))
+            raise exc.at(self.loc, "this decision (choose)", env.game.source_line(self.loc)
+                         ) from None
+        except RecursionError:
+            raise RuleError("the options nest too deeply").at(
+                self.loc, "this decision (choose)", env.game.source_line(self.loc)) from None
+
+    def _failing_kind(self, env: Any) -> OptionKind | None:
+        index = env.temps.get("_kind")
+        return self.kinds[index] if isinstance(index, int) else None
+
+    def _list_options(self, env: Any, seat: int) -> list[tuple[int, tuple]]:
         temps = env.temps
         temps["chooser"] = seat
         out: list[tuple[int, tuple]] = []
         for k, kind in enumerate(self.kinds):
+            temps["_kind"] = k
             names, sources = kind.names, kind.sources
             n = len(names)
             if n == 0:
@@ -92,7 +115,7 @@ class ChoiceSpec:
                 continue
             if n == 1:
                 name0, where, lets = names[0], kind.where, kind.lets
-                for v in sources[0](env) or ():
+                for v in _values(env, sources[0](env), name0):
                     temps[name0] = v
                     for name, value in lets:
                         temps[name] = value(env)
@@ -102,9 +125,9 @@ class ChoiceSpec:
             if n == 2:
                 name0, name1 = names
                 where, lets, source1 = kind.where, kind.lets, sources[1]
-                for v0 in sources[0](env) or ():
+                for v0 in _values(env, sources[0](env), name0):
                     temps[name0] = v0
-                    for v1 in source1(env) or ():
+                    for v1 in _values(env, source1(env), name1):
                         temps[name1] = v1
                         for name, value in lets:
                             temps[name] = value(env)
@@ -136,7 +159,7 @@ class ChoiceSpec:
             if kind.where is None or kind.where(env):
                 out.append((k, tuple(vals)))
             return
-        for v in kind.sources[i](env) or ():
+        for v in _values(env, kind.sources[i](env), kind.names[i]):
             temps[kind.names[i]] = v
             vals.append(v)
             self._combine(env, kind, k, i + 1, vals, out)
@@ -159,9 +182,25 @@ class ChoiceSpec:
         return bound
 
     def render(self, env: Any, seat: int, option: tuple[int, tuple], label: bool) -> str:
-        self.bind(env, seat, option)
         kind = self.kinds[option[0]]
-        return (kind.label if label else kind.notation)(env)
+        try:
+            self.bind(env, seat, option)
+            return (kind.label if label else kind.notation)(env)
+        except RuleError as exc:
+            raise exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc)
+                         ) from None
+
+
+def _values(env: Any, values: Any, name: str) -> Any:
+    """What an option's `for` name goes through: a list (or nothing), charged by length."""
+    if values is None:
+        return ()
+    if isinstance(values, list | tuple | range | str):
+        env.steps += len(values)
+        if env.steps > env.step_limit:
+            overspent(env)
+        return values
+    raise RuleError(f"'for: {name}' needs a list of values, got {kind_of(values)}")
 
 
 def _hashable(value: Any) -> Any:
@@ -192,6 +231,10 @@ class ProgramBuilder:
     """Declared variables: id → per seat."""
     procedures: dict[str, tuple[Label, list[str]]]
     program: list[Instruction] = field(default_factory=list)
+    program_where: list[tuple[Location | None, str]] = field(default_factory=list)
+    """For each instruction: (where, what) of the effect it carries out, for errors."""
+    where: tuple[Location | None, str] = (None, "the rules")
+    """The effect being compiled now."""
     choices: dict[int, ChoiceSpec] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     section: Section = field(default_factory=lambda: Section("flow", frozenset()))
@@ -207,6 +250,7 @@ class ProgramBuilder:
 
     def emit(self, instruction: Instruction) -> int:
         self.program.append(instruction)
+        self.program_where.append(self.where)
         return len(self.program) - 1
 
     def label(self) -> Label:
@@ -230,11 +274,12 @@ class ProgramBuilder:
         return f"_{what}{self._hidden}"
 
     # -- compiling parts ------------------------------------------------------------------
-    def scope(self, temps: Iterable[str] = (), allow_random: bool = False) -> Scope:
+    def scope(self, temps: Iterable[str] = (), allow_random: bool = False,
+              track_pieces: bool = False) -> Scope:
         s = self.base_scope
         return Scope(s.resolve_global, s.known_globals, s.functions, s.attributes,
                      s.resolve_site, self.section.locals, frozenset(temps), allow_random,
-                     s.definitions)
+                     s.definitions, limits=s.limits, track_pieces=track_pieces)
 
     def expr(self, e: Expr, temps: Iterable[str] = (), allow_random: bool = False) -> Compiled:
         try:
@@ -243,9 +288,13 @@ class ProgramBuilder:
             self.diagnostics.append(located(exc, e.loc, self.source))
             return _broken
 
-    def template(self, t: Template, temps: Iterable[str] = ()) -> Compiled:
+    def template(self, t: Template, temps: Iterable[str] = (),
+                 track_pieces: bool = False) -> Compiled:
+        """A text template; with `track_pieces` it records the pieces its text describes
+        (for log lines, which must not name a piece hidden from the reader)."""
         try:
-            return compile_template(t.text, self.scope(temps), self.show)
+            return compile_template(t.text, self.scope(temps, track_pieces=track_pieces),
+                                    self.show)
         except ExpressionError as exc:
             self.diagnostics.append(located(exc, t.loc, self.source))
             return _broken
@@ -279,8 +328,13 @@ class ProgramBuilder:
         return found
 
     def block(self, effects: list[Primitive]) -> None:
-        for effect in effects:
-            effect.compile(self)
+        outer = self.where
+        try:
+            for effect in effects:
+                self.where = (effect.loc, f"effect '{effect.keyword}'")
+                effect.compile(self)
+        finally:
+            self.where = outer
 
     def forbid_decisions(self, effects: list[Primitive], where: str) -> None:
         from interpreter.primitives.decisions import Choose
@@ -323,8 +377,9 @@ class ProgramBuilder:
             spec.kinds.append(OptionKind(
                 id=o.id, names=list(o.for_), sources=sources, lets=lets,
                 where=self.expr(o.where, temps) if o.where is not None else None,
-                notation=self.template(o.notation, temps),
-                label=self.template(o.label or o.notation, temps), entry=Label()))
+                notation=self.template(o.notation, temps, track_pieces=True),
+                label=self.template(o.label or o.notation, temps), entry=Label(),
+                loc=o.loc))
         self.choices[spec.pc] = spec
         if spec.simultaneous:
             spec.slot = self.hidden_local("picked")
@@ -344,8 +399,6 @@ class ProgramBuilder:
         self.mark(after)
 
 
-def _broken(env: Any) -> Any:
-    raise RuntimeError("a ruleset with errors was run")  # never reached: errors stop loading
 
 
 def collect_locals(effects: Iterable[Primitive]) -> set[str]:

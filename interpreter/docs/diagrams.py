@@ -67,7 +67,7 @@ class PieceStyle:
         self.attrs = attrs
         self.value_names = game.value_names
         self.order = game.attribute_order
-        self.name_format = decl.name
+        self.namer = game.piece_namer
 
     def size_rank(self, piece: dict[str, Any]) -> float:
         """0..1: how big the piece is among the declared sizes."""
@@ -102,12 +102,7 @@ class PieceStyle:
         if piece.get("hidden"):
             return "a hidden piece"
         names = {a: self._value_name(a, v) for a, v in piece.items()}
-        if self.name_format:
-            try:
-                return self.name_format.format(**names)
-            except (KeyError, IndexError, ValueError):
-                pass
-        return " ".join(names[a] for a in self.order if a in names)
+        return self.namer(names)
 
     def value_index(self, attr: str, v: Any) -> int:
         """Where a value comes in its attribute's declared values (for sorting)."""

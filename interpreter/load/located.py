@@ -115,8 +115,20 @@ class Node(BaseModel):
         loc = getattr(data, "loc", None)
         if loc is not None:
             object.__setattr__(model, "__tabletop_loc__", loc)
+            key_locs = getattr(data, "key_locs", None)
+            if key_locs:
+                _locate_numbers(model, key_locs)
         return model
 
     @property
     def loc(self) -> Location | None:
         return self.__dict__.get("__tabletop_loc__") or getattr(self, "__tabletop_loc__", None)
+
+
+def _locate_numbers(model: BaseModel, key_locs: dict[Any, Location]) -> None:
+    """An expression written as a plain number (`count: 3`) has no position of its own
+    (YAML numbers are not located): give it its key's, so errors about it are located."""
+    for name, info in type(model).model_fields.items():
+        value = model.__dict__.get(name)
+        if isinstance(value, _LocatedText) and value.loc is None:
+            value.loc = key_locs.get(info.alias or name)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from interpreter.load.located import Expr, Name, Node
+from interpreter.load.located import Expr, Name, Node, Template
 from interpreter.primitives import Block
 
 Visibility = Literal["everyone", "owner", "nobody"]
@@ -89,8 +89,10 @@ class PiecesDecl(Node):
     sets: list[PieceSet] = Field(min_length=1)
     glyph: str | None = Field(default=None, description="attribute drawn as the piece's letter")
     style: str | None = Field(default=None, description="attribute that colours the piece")
-    name: str | None = Field(default=None, description="a piece's name with {attribute} "
-                             "parts, e.g. '{colour} {size}'; default: its values in order")
+    name: Template | None = Field(
+        default=None, description="a piece's name: a text template whose {expression} parts "
+        "use the attributes, each standing for the name of the piece's value (empty when it "
+        "has none), e.g. '{colour} {size}'; default: its values' names in order")
 
 
 class ZoneDecl(Node):
@@ -155,11 +157,35 @@ class EndRule(Node):
 
 
 class Budgets(Node):
-    """Limits that stop runaway rules with a clear error instead of a hang."""
+    """Limits that stop runaway rules with a clear error instead of a hang.
 
-    steps_per_decision: int = Field(default=200_000, ge=1)
-    decisions_per_game: int = Field(default=200_000, ge=1)
-    turns_per_game: int = Field(default=10_000, ge=1)
+    Steps count the work the rules do: every effect carried out, every element a
+    comprehension, an option listing or a built-in goes through, every character of
+    text a template or `say` writes. Sizes bound what expressions may build and what
+    the ruleset may declare. Each default is far above what the bundled games need;
+    raise one in a ruleset that really needs more.
+    """
+
+    steps_per_decision: int = Field(
+        default=1_000_000, ge=1, le=10 ** 10,
+        description="steps the rules may take between two decisions (or during set-up)")
+    steps_per_game: int = Field(
+        default=50_000_000, ge=1, le=10 ** 12,
+        description="steps the rules may take in a whole game")
+    decisions_per_game: int = Field(default=200_000, ge=1, le=10 ** 9)
+    turns_per_game: int = Field(default=10_000, ge=1, le=10 ** 9)
+    list_length: int = Field(default=100_000, ge=1, le=10 ** 7,
+                             description="longest list an expression may build")
+    text_length: int = Field(default=100_000, ge=1, le=10 ** 7,
+                             description="longest text an expression or template may build")
+    largest_number: int = Field(
+        default=2 ** 53 - 1, ge=1, le=2 ** 63 - 1,
+        description="largest number (either sign) a rule may compute; the default is the "
+                    "largest whole number every JSON reader keeps exactly")
+    pieces: int = Field(default=10_000, ge=1, le=10 ** 6,
+                        description="most pieces the ruleset may declare")
+    places: int = Field(default=10_000, ge=1, le=10 ** 6,
+                        description="most places (squares, piles, slots) its zones may have")
 
 
 class Definition(Node):

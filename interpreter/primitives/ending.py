@@ -54,12 +54,19 @@ class Say(Primitive):
     to: Expr | None = Field(default=None, description="list of seats who see the line")
 
     def compile(self, b: ProgramBuilder) -> None:
-        text = b.template(self.say)
+        text = b.template(self.say, track_pieces=True)
         seats = b.expr(self.to) if self.to is not None else None
         nxt = b.after_this()
 
         def run(m: Machine) -> int:
-            m.say(text(m.env), seats(m.env) if seats else None)
+            env = m.env
+            to = seats(env) if seats else None
+            env.mentioned = []
+            try:
+                said = text(env)
+                m.say(said, to, tuple(env.mentioned))
+            finally:
+                env.mentioned = None
             return nxt
         b.emit(run)
 

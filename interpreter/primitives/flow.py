@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import Field
 
 from interpreter.compile.english import join_words
+from interpreter.compile.expressions import kind_of
 from interpreter.errors import RuleError
 from interpreter.load.located import Expr, Name
 from interpreter.primitives.base import Primitive
@@ -102,7 +103,8 @@ class Add(Primitive):
         def run(m: Machine) -> int:
             n = amount(m.env)
             if not isinstance(n, int) or isinstance(n, bool):
-                raise RuleError(f"add {var}: the amount must be a whole number, got {n!r}")
+                raise RuleError(f"add {var}: the amount must be a whole number, "
+                                f"got {kind_of(n)}")
             if seat is None:
                 m.state.vars[var] += n
             else:
@@ -217,7 +219,8 @@ class ForEach(Primitive):
             if value is None:
                 value = []
             if not isinstance(value, list | tuple | range):
-                raise RuleError(f"for_each {name}: 'in' must give a list, got {value!r}")
+                raise RuleError(f"for_each {name}: 'in' must give a list, "
+                                f"got {kind_of(value)}")
             m.env.locals[list_slot] = list(value)
             m.env.locals[index_slot] = 0
             return start_next

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.errors import IllegalMove, RuleError
+from interpreter.errors import BudgetError, IllegalMove, RuleError
 from interpreter.run import rng as rngmod
+from interpreter.run.budget import describe as kind_of
+from interpreter.run.budget import overspent
 from interpreter.run.state import State
 
 if TYPE_CHECKING:
@@ -23,9 +25,11 @@ SWITCH = -2
 
 
 class Env:
-    """What expressions see: the state, the game, the current frame's locals, temporaries."""
+    """What expressions see: the state, the game, the current frame's locals, temporaries,
+    and the step count that budgets the work they do."""
 
-    __slots__ = ("cache", "game", "locals", "state", "temps")
+    __slots__ = ("cache", "game", "locals", "mentioned", "state", "step_budget", "step_limit",
+                 "steps", "temps")
 
     def __init__(self, game: Game, state: State, local_vars: dict[str, Any] | None = None):
         self.game = game
@@ -34,47 +38,76 @@ class Env:
         self.temps: dict[str, Any] = {}
         self.cache: dict[str, Any] = {}
         """Values of definitions for the state as it is; cleared on every change."""
+        self.steps = 0
+        self.step_limit: int = game.budgets.steps_per_decision
+        self.step_budget = "steps_per_decision"
+        self.mentioned: list[int] | None = None
+        """While a log line is written: the pieces its text describes."""
 
 
 class Machine:
     """Runs one state forward; created for each advance, never stored."""
 
-    __slots__ = ("env", "game", "retry_snapshots", "state")
+    __slots__ = ("charged", "env", "game", "retry_snapshots", "state")
 
     def __init__(self, game: Game, state: State) -> None:
         self.game = game
         self.state = state
-        self.env = Env(game, state, state.frames[-1][1] if state.frames else {})
+        self.env = env = Env(game, state, state.frames[-1][1] if state.frames else {})
+        left = game.budgets.steps_per_game - state.steps
+        if left < env.step_limit:
+            env.step_limit = max(left, 0)
+            env.step_budget = "steps_per_game"
         self.retry_snapshots: dict[int, Any] = {}
+        self.charged = 0
+        """Steps of `env` already added to the state's total."""
 
     # -- the loop ------------------------------------------------------------------------
     def run(self) -> None:
         st = self.state
         program = self.game.program
-        budget = self.game.budgets.steps_per_decision
         frames = st.frames
         env = self.env
+        limit = env.step_limit
         frame = frames[-1]
         env.locals = frame[1]
-        steps = 0
-        while not st.over:
-            if st.triggers:
-                self._fire_trigger()
-                frame = frames[-1]
-                env.locals = frame[1]
-            r = program[frame[0]](self)
-            if r >= 0:
-                frame[0] = r
-            elif r == PAUSE:
-                return
-            else:
-                frame = frames[-1]
-                env.locals = frame[1]
-            steps += 1
-            if steps > budget:
-                raise RuleError(
-                    f"the rules ran {budget} steps without needing a decision; a loop in the "
-                    f"ruleset does not end (raise budgets.steps_per_decision if this is wanted)")
+        pc = frame[0]
+        try:
+            while not st.over:
+                if st.triggers:
+                    self._fire_trigger()
+                    frame = frames[-1]
+                    env.locals = frame[1]
+                pc = frame[0]
+                r = program[pc](self)
+                if r >= 0:
+                    frame[0] = r
+                elif r == PAUSE:
+                    return
+                else:
+                    frame = frames[-1]
+                    env.locals = frame[1]
+                env.steps += 1
+                if env.steps > limit:
+                    overspent(env)
+        except RuleError as exc:
+            self.game.locate_error(exc, pc)
+            raise exc.during(st.decisions) from None
+        except RecursionError:
+            exc = RuleError("the rules nest too deeply here (a value nested inside itself, or "
+                            "definitions calling each other too many levels down)")
+            self.game.locate_error(exc, pc)
+            raise exc.during(st.decisions) from None
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
+                ZeroDivisionError) as bug:
+            exc = RuleError(f"this effect failed with {type(bug).__name__}: {bug}; the rules "
+                            "may be wrong, but tabletop should have said how: this is a bug "
+                            "in tabletop, please report it")
+            self.game.locate_error(exc, pc)
+            raise exc.during(st.decisions) from None
+        finally:
+            st.steps += env.steps - self.charged
+            self.charged = env.steps
 
     def _fire_trigger(self) -> None:
         index, piece, place = self.state.triggers.pop(0)
@@ -94,7 +127,7 @@ class Machine:
 
     def seat_index(self, seat: Any) -> int:
         if type(seat) is not int or not 1 <= seat <= self.state.players:
-            raise RuleError(f"{seat!r} is not a seat of this game (seats 1 to "
+            raise RuleError(f"{kind_of(seat)} is not a seat of this game (seats 1 to "
                             f"{self.state.players})")
         return seat - 1
 
@@ -102,13 +135,17 @@ class Machine:
     def move(self, piece: Any, site: Any, bottom: bool = False) -> None:
         st = self.state
         if type(piece) is not int or not 0 <= piece < len(st.loc):
-            raise RuleError(f"move: {piece!r} is not a piece")
+            raise RuleError(f"move: {kind_of(piece)} is not a piece")
         if type(site) is not int or not 0 <= site < len(st.sites):
-            raise RuleError(f"move: {site!r} is not a place")
+            raise RuleError(f"move: {kind_of(site)} is not a place")
         old = st.sites[st.loc[piece]]
         if old and old[-1] == piece:
             old.pop()
         else:
+            env = self.env
+            env.steps += len(old)
+            if env.steps > env.step_limit:
+                overspent(env)
             old.remove(piece)
         if bottom:
             st.sites[site].insert(0, piece)
@@ -126,15 +163,19 @@ class Machine:
             trigger = self.game.triggers[index]
             if trigger.where is not None:
                 temps["piece"], temps["place"] = piece, site
-                if not trigger.where(self.env):
-                    continue
+                try:
+                    if not trigger.where(self.env):
+                        continue
+                except RuleError as exc:
+                    raise exc.at(trigger.loc, f"the condition of trigger '{trigger.id}'",
+                                 self.game.source_line(trigger.loc)) from None
             self.state.triggers.append([index, piece, site])
 
     def swap(self, a: int, b: int) -> None:
         st = self.state
         for p in (a, b):
             if type(p) is not int or not 0 <= p < len(st.loc):
-                raise RuleError(f"swap: {p!r} is not a piece")
+                raise RuleError(f"swap: {kind_of(p)} is not a piece")
         sa, sb = st.loc[a], st.loc[b]
         ia, ib = st.sites[sa].index(a), st.sites[sb].index(b)
         st.sites[sa][ia], st.sites[sb][ib] = b, a
@@ -144,8 +185,9 @@ class Machine:
     def shuffle(self, site: Any) -> None:
         st = self.state
         if type(site) is not int or not 0 <= site < len(st.sites):
-            raise RuleError(f"shuffle: {site!r} is not a place")
+            raise RuleError(f"shuffle: {kind_of(site)} is not a place")
         seq = st.sites[site]
+        self.env.steps += len(seq)
         r = st.rng
         for i in range(len(seq) - 1, 0, -1):
             r, j = rngmod.below(r, i + 1)
@@ -154,8 +196,13 @@ class Machine:
         self.env.cache.clear()
 
     # -- the table -----------------------------------------------------------------------
-    def say(self, text: str, seats: Any) -> None:
-        self.state.append_log(("say", text, None if seats is None else sorted(seats)))
+    def say(self, text: str, seats: Any, pieces: tuple[int, ...] = ()) -> None:
+        """A line in the log; `pieces`: those its text describes (see view.redacted_log)."""
+        if seats is not None:
+            if not isinstance(seats, list | tuple):
+                seats = [seats]
+            seats = tuple(sorted({self.seat_index(s) + 1 for s in seats}))
+        self.state.append_log(("say", text, seats, pieces))
 
     def finish(self, winners: Any, reason: str) -> None:
         st = self.state
@@ -168,14 +215,15 @@ class Machine:
         st.over = True
         st.winners = sorted(set(winners))
         st.reason = reason
-        st.append_log(("say", f"Game over: {reason}", None))
+        st.append_log(("say", f"Game over: {reason}", None, ()))
 
     def begin_turn(self, next_pc: int) -> int:
         st = self.state
         st.turn += 1
         if st.turn > self.game.budgets.turns_per_game:
-            raise RuleError(f"the game went past {self.game.budgets.turns_per_game} turns "
-                            "(budgets.turns_per_game); the rules may never end")
+            raise BudgetError("turns_per_game", f"the game went past "
+                              f"{self.game.budgets.turns_per_game:,} turns; the rules may "
+                              "never end")
         self.env.locals.clear()
         self.env.cache.clear()
         return next_pc
@@ -184,9 +232,13 @@ class Machine:
         st = self.state
         env = self.env
         for rule in self.game.end_rules:
-            if rule.when(env):
-                self.finish(rule.winners(env) if rule.winners else None, rule.text)
-                return PAUSE
+            try:
+                if rule.when(env):
+                    self.finish(rule.winners(env) if rule.winners else None, rule.text)
+                    return PAUSE
+            except RuleError as exc:
+                raise exc.at(rule.loc, f"end rule '{rule.id}'",
+                             self.game.source_line(rule.loc)) from None
         st.current = st.current % st.players + 1
         env.cache.clear()
         return turn_pc
@@ -200,9 +252,10 @@ class Machine:
             if slot is None:
                 seats = spec.seats(env)  # type: ignore[misc]
                 if not isinstance(seats, list | tuple):
-                    raise RuleError(f"choose: 'seats' must be a list of seats, got {seats!r}")
+                    raise RuleError("choose: 'seats' must be a list of seats, got "
+                                    f"{kind_of(seats)}")
                 waiting = []
-                for s in sorted(set(seats)):
+                for s in sorted({self.seat_index(s) + 1 for s in seats}):
                     self.seat_index(s)
                     if self.game.options_for(st, spec, s, env):
                         waiting.append(s)
@@ -225,9 +278,13 @@ class Machine:
         if i == 0:
             for s in order:
                 k, values = slot["picked"][str(s)]
-                notation = spec.render(env, s, (k, tuple(values)), label=False)
-                self.state.append_log(("say", f"{self.game.seat_name(s)} revealed {notation}",
-                                       None))
+                env.mentioned = []
+                try:
+                    notation = spec.render(env, s, (k, tuple(values)), label=False)
+                    self.state.append_log(("say", f"{self.game.seat_name(s)} revealed "
+                                           f"{notation}", None, tuple(env.mentioned)))
+                finally:
+                    env.mentioned = None
         if i >= len(order):
             del env.locals[spec.slot]
             return spec.after.pc
@@ -243,10 +300,14 @@ class Machine:
         env = self.env
         st.decisions += 1
         if st.decisions > self.game.budgets.decisions_per_game:
-            raise RuleError(f"the game went past {self.game.budgets.decisions_per_game} "
-                            "decisions (budgets.decisions_per_game)")
-        notation = spec.render(env, seat, option, label=False)
-        st.append_log(("decision", seat, notation, spec.secret))
+            raise BudgetError("decisions_per_game", f"the game went past "
+                              f"{self.game.budgets.decisions_per_game:,} decisions")
+        env.mentioned = []
+        try:
+            notation = spec.render(env, seat, option, label=False)
+        finally:
+            mentioned, env.mentioned = tuple(env.mentioned), None
+        st.append_log(("decision", seat, notation, spec.secret, mentioned))
         st._cache = None
         if spec.simultaneous:
             slot = env.locals[spec.slot]
@@ -266,6 +327,7 @@ class Machine:
 
     def restore(self, snap: State) -> None:
         st = self.state
+        self.env.steps += len(st.loc) + len(st.sites)
         st.sites = [x[:] for x in snap.sites]
         st.loc = snap.loc[:]
         st.vars = snap.vars.copy()

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 LogEntry = tuple
-"""("decision", seat, notation, secret) or ("say", text, seats-or-None)."""
+"""("decision", seat, notation, secret, pieces) or ("say", text, seats-or-None, pieces):
+`pieces` are the pieces the text describes, so a view can hide the line from a seat
+that may not know one of them."""
 
 
 
@@ -31,6 +33,7 @@ class State:
         "rng",
         "seat_vars",
         "sites",
+        "steps",
         "triggers",
         "turn",
         "vars",
@@ -52,6 +55,8 @@ class State:
     over: bool
     winners: list[int] | None
     reason: str | None
+    steps: int
+    """Steps the rules have taken in this game so far (budgets.steps_per_game)."""
     _cache: dict[int, Any] | None
 
     def copy(self) -> State:
@@ -71,6 +76,7 @@ class State:
         s.over = self.over
         s.winners = self.winners
         s.reason = self.reason
+        s.steps = self.steps
         s._cache = None
         return s
 
@@ -98,10 +104,11 @@ class State:
             "current": self.current,
             "turn": self.turn,
             "decisions": self.decisions,
-            "log": [list(e) for e in self.log_entries()],
+            "log": [_plain(e) for e in self.log_entries()],
             "over": self.over,
             "winners": None if self.winners is None else list(self.winners),
             "reason": self.reason,
+            "steps": self.steps,
         }
 
     @classmethod
@@ -119,10 +126,11 @@ class State:
         s.decisions = int(data["decisions"])
         s.log = None
         for e in data["log"]:
-            s.log = (tuple(e), s.log)
+            s.log = (tuple(tuple(x) if isinstance(x, list) else x for x in e), s.log)
         s.over = bool(data["over"])
         s.winners = None if data["winners"] is None else list(data["winners"])
         s.reason = data["reason"]
+        s.steps = int(data.get("steps", 0))
         s._cache = None
         s.loc = locate_pieces(s.sites, n_pieces)
         return s

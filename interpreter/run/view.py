@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from interpreter.errors import RuleError
 from interpreter.run.state import State
 
 if TYPE_CHECKING:
@@ -55,9 +56,19 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> di
             shown = []
             for p in stack:
                 env.temps["piece"] = p
-                shown.append(HIDDEN_PIECE if conceal(env) else describe_piece(game, p))
+                shown.append(HIDDEN_PIECE if _concealed(game, zone, conceal, env)
+                             else describe_piece(game, p))
             out["pieces"] = shown
     return out
+
+
+def _concealed(game: Game, zone: ZoneInfo, conceal: Any, env: Any) -> bool:
+    try:
+        return bool(conceal(env))
+    except RuleError as exc:
+        loc = zone.conceal_loc
+        raise exc.at(loc, f"the 'conceal' condition of zone '{zone.id}'",
+                     game.source_line(loc)).during(env.state.decisions) from None
 
 
 def view(game: Game, state: State, seat: int) -> dict[str, Any]:
@@ -94,7 +105,7 @@ def view(game: Game, state: State, seat: int) -> dict[str, Any]:
         "variables": variables,
         "deciding": deciding,
         "prompt": decision.prompt if decision is not None and seat in deciding else None,
-        "log": redacted_log(state, seat),
+        "log": redacted_log(game, state, seat),
         "over": over,
         "winners": state.winners,
         "reason": state.reason,
@@ -125,18 +136,62 @@ def _place_or_places(game: Game, state: State, zone: ZoneInfo, owner: int,
     return _places(game, state, zone, list(range(first, first + zone.per_owner)), seat)
 
 
-def redacted_log(state: State, seat: int) -> list[dict[str, Any]]:
-    """The log as `seat` may read it: others' secret choices hidden until the end."""
+def redacted_log(game: Game, state: State, seat: int) -> list[dict[str, Any]]:
+    """The log as `seat` may read it now.
+
+    Others' secret choices stay hidden until the end, lines told to other seats are left
+    out, and a line whose text describes a piece that `seat` may not see *now* (a card
+    turned face down, a piece covered in memory mode) is hidden too: otherwise the log
+    would rebuild what the view conceals.
+    """
     out: list[dict[str, Any]] = []
+    hidden = _HiddenPieces(game, state, seat)
     for entry in state.log_entries():
         if entry[0] == "decision":
-            _, who, notation, secret = entry
-            if secret and who != seat and not state.over:
+            who, notation, secret = entry[1], entry[2], entry[3]
+            pieces = entry[4] if len(entry) > 4 else ()
+            if (secret and who != seat and not state.over) or hidden.any(pieces):
                 out.append({"seat": who, "decision": None})
             else:
                 out.append({"seat": who, "decision": notation})
         else:
-            _, text, seats = entry
+            text, seats = entry[1], entry[2]
+            pieces = entry[3] if len(entry) > 3 else ()
             if seats is None or seat in seats or state.over:
-                out.append({"say": text})
+                out.append({"say": None if hidden.any(pieces) else text})
     return out
+
+
+class _HiddenPieces:
+    """Answers 'may this seat not see this piece now?', as the view decides it."""
+
+    def __init__(self, game: Game, state: State, seat: int) -> None:
+        self.game, self.state, self.seat = game, state, seat
+        self.known: dict[int, bool] = {}
+        self.env: Any = None
+
+    def any(self, pieces: Any) -> bool:
+        return any(self.hidden(p) for p in pieces)
+
+    def hidden(self, piece: int) -> bool:
+        found = self.known.get(piece)
+        if found is None:
+            found = self.known[piece] = self._decide(piece)
+        return found
+
+    def _decide(self, piece: int) -> bool:
+        game, state, seat = self.game, self.state, self.seat
+        if type(piece) is not int or not 0 <= piece < len(state.loc):
+            return False
+        site = state.loc[piece]
+        zone = game.site_zone[site]
+        if not _may_see(zone.contents, game.site_owner[site], seat, state.over,
+                        zone.reveal_at_end):
+            return True
+        if zone.conceal is None or (state.over and zone.reveal_at_end):
+            return False
+        if self.env is None:
+            self.env = game.env(state)
+        env = self.env
+        env.temps["piece"], env.temps["place"], env.temps["viewer"] = piece, site, seat
+        return _concealed(game, zone, zone.conceal, env)

@@ -1,0 +1,288 @@
+"""Budgets bound work, sizes and numbers, and run-time errors name where they happened.
+
+Each runaway here was unbounded before steps were counted inside expressions: one
+expression, one effect, could hang or eat gigabytes. Now each stops fast, with a
+message that names the budget and the ruleset location, and the same game always
+stops at the same place (the count is deterministic).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import load_game
+from interpreter.compile.game import compile_game
+from interpreter.errors import BudgetError, RuleError, RulesetError
+from interpreter.load.loader import load_ruleset_text
+from interpreter.run.playout import make_agents, play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BASE = """\
+tabletop: 1
+game: {name: probe, title: Probe, designer: Test, seats: {min: 2, max: 2}, summary: s}
+pieces:
+  attributes:
+    colour: {values: [red, blue]}
+    size: {values: [1, 2]}
+  name: NAME
+  sets: [{id: a, count: COUNT, each: {colour: [red, blue], size: [1, 2]}, start: pile}]
+zones: [{id: pile, kind: pile}, {id: grid, kind: grid, rows: ROWS, cols: 2}]
+variables: [{id: v, initial: "1"}, {id: xs, initial: "[1]"}]
+setup:
+SETUP
+turn:
+  - choose: "{seat_name(current)}: go"
+    options:
+      - {id: go, notation: go}
+TURN
+end:
+  - {id: e, when: "turn >= 3"}
+BUDGETS
+"""
+
+
+def ruleset(setup: str = "  - let: {x: '1'}", turn: str = "", name: str = "null",
+            count: str = "1", rows: str = "2", budgets: str = "") -> str:
+    return (BASE.replace("SETUP", setup).replace("TURN", turn).replace("NAME", name)
+            .replace("COUNT", count).replace("ROWS", rows).replace("BUDGETS", budgets))
+
+
+def game_of(text: str, options: dict | None = None):  # noqa: ANN201
+    return compile_game(load_ruleset_text(text, "probe.yaml"), options or {})
+
+
+def run_to_end(text: str) -> None:
+    game = game_of(text)
+    play_game(game, 2, 1, make_agents(2, 1))
+
+
+def stops(text: str, budget: str, within: float = 2.0) -> BudgetError:
+    started = time.perf_counter()
+    with pytest.raises(BudgetError) as info:
+        run_to_end(text)
+    assert time.perf_counter() - started < within
+    error = info.value
+    assert error.budget == budget
+    assert f"budgets.{budget}" in str(error)
+    assert str(error).startswith("probe.yaml:"), str(error)
+    return error
+
+
+# -- steps ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("expression", [
+    "[a for a in range(100000) for b in range(100000) if false]",
+    "any(false for a in range(100000) for b in range(100000))",
+    "all(a >= 0 for a in range(100000) if [b for b in range(100000)] == [])",
+    "len([x for x in range(100000) if x in range(100000)])",
+])
+def test_one_expression_cannot_run_away(expression: str) -> None:
+    error = stops(ruleset(setup=f'  - let: {{x: "{expression}"}}'), "steps_per_decision")
+    assert error.location is not None and error.location.line == 12
+    assert "during the set-up" in str(error)
+
+
+def test_an_option_listing_cannot_run_away() -> None:
+    turn = """\
+  - choose: "pick"
+    options:
+      - id: pick
+        for: {a: "range(100000)", b: "range(100000)"}
+        where: "false"
+        notation: "{a}-{b}"
+"""
+    error = stops(ruleset(turn=turn), "steps_per_decision")
+    assert "option 'pick'" in str(error)
+
+
+def test_a_say_in_a_loop_is_bounded_by_the_text_it_writes() -> None:
+    setup = """\
+  - while: "true"
+    do:
+      - say: "{join(repeat('x', 90000), '')}"
+"""
+    stops(ruleset(setup=setup), "steps_per_decision")
+
+
+def test_a_game_that_slows_down_forever_stops_on_the_game_budget() -> None:
+    """Caldera with an eruption that can never happen: each turn's list of seen
+    arrangements grows, each decision costs more; the game's own budget stops it."""
+    text = (ROOT / "rulesets" / "caldera.yaml").read_text()
+    mutant = text.replace("height(origin) > 0 and can_land", "height(origin) > 3000 and can_land")
+    assert mutant != text
+    game = compile_game(load_ruleset_text(mutant, "mutant.yaml"))
+    started = time.perf_counter()
+    with pytest.raises(BudgetError) as info:
+        play_game(game, 2, 1, make_agents(2, 1))
+    assert time.perf_counter() - started < 5  # 2 s on a quiet machine; CI may be loaded
+    assert info.value.budget == "steps_per_game"
+    assert info.value.location is not None and "while carrying out decision" in str(info.value)
+
+
+def test_steps_are_counted_the_same_whoever_looks() -> None:
+    """Listing the options (as a UI does) must not change where a game's budget runs
+    out: a listing found in the cache is charged again."""
+    game = load_game("caldera")
+    a, b = game.new_state(2, 5), game.new_state(2, 5)
+    for _ in range(30):
+        seat = game.deciding_seats(a)[0]
+        game.legal_options(b, seat)  # only b is looked at
+        game.legal_options(b, seat)
+        option = game.legal_options(a, seat)[0].notation
+        game.apply_in_place(a, seat, option)
+        game.apply_in_place(b, seat, option)
+    assert a.steps == b.steps > 0
+    assert a.to_json() == b.to_json()
+
+
+def test_the_bundled_games_stay_far_inside_their_budgets() -> None:
+    for name, options, players in [("caldera", {}, 3), ("bottoms-up", {}, 6),
+                                   ("high-rise", {"rows": 8, "cols": 8}, 2)]:
+        game = load_game(name, options)
+        result = play_game(game, players, 2, make_agents(players, 2))
+        state = result.final_state
+        assert state is not None
+        assert state.steps * 10 < game.budgets.steps_per_game, name
+
+
+# -- sizes and numbers -----------------------------------------------------------------
+
+@pytest.mark.parametrize("expression, budget", [
+    ("join(repeat('x' * 99999, 99999), '')", "text_length"),
+    ("str(repeat('x' * 99999, 99999))", "text_length"),
+    ("repeat(1, 100001)", "list_length"),
+    ("range(0, 200000)", "list_length"),
+    ("[1] * 100001", "list_length"),
+    ("'ab' * 60000", "text_length"),
+])
+def test_lists_and_texts_have_a_size_limit(expression: str, budget: str) -> None:
+    stops(ruleset(setup=f'  - let: {{x: "{expression}"}}'), budget)
+
+
+def test_a_list_doubled_every_turn_stops_at_the_list_limit() -> None:
+    turn = """\
+  - set: xs
+    value: xs + xs + xs + xs + xs + xs + xs + xs + xs + xs
+"""
+    text = ruleset(turn=turn).replace('"turn >= 3"', '"turn >= 100"')
+    stops(text, "list_length")
+
+
+def test_numbers_have_a_size_limit() -> None:
+    turn = """\
+  - set: v
+    value: v * 1000 + 7
+"""
+    text = ruleset(turn=turn).replace('"turn >= 3"', '"turn >= 100"')
+    error = stops(text, "largest_number")
+    assert "9,007,199,254,740,991" in str(error)
+
+
+@pytest.mark.parametrize("expression", [
+    "roll(100000000000000000000)", "1" + "0" * 400 + " / 3", "-" + "9" * 30])
+def test_a_number_too_large_to_write_is_a_located_load_error(expression: str) -> None:
+    with pytest.raises(RulesetError) as info:
+        game_of(ruleset(setup=f'  - let: {{x: "{expression}"}}'))
+    assert "too large" in str(info.value) and "probe.yaml:12:" in str(info.value)
+
+
+@pytest.mark.parametrize("expression", [
+    "not " * 3000 + "true", "1" + "+1" * 2000, "-" * 20000 + "1", "[" * 150 + "1" + "]" * 150])
+def test_deep_or_huge_expressions_are_refused_when_loading(expression: str) -> None:
+    with pytest.raises(RulesetError) as info:
+        game_of(ruleset(setup=f'  - let: {{x: "{expression}"}}'))
+    assert "probe.yaml:12:" in str(info.value)
+    assert "tabletop's limit" in str(info.value)
+
+
+def test_declared_sizes_have_limits() -> None:
+    for text, budget in [(ruleset(count="100000000"), "pieces"),
+                         (ruleset(rows="10000000"), "places")]:
+        started = time.perf_counter()
+        with pytest.raises(RulesetError) as info:
+            game_of(text)
+        assert time.perf_counter() - started < 2
+        assert f"budgets.{budget}" in str(info.value)
+        assert "probe.yaml:" in str(info.value)
+
+
+def test_budgets_can_be_raised_in_the_ruleset() -> None:
+    text = ruleset(setup='  - let: {x: "repeat(1, 150000)"}',
+                   budgets="budgets: {list_length: 200000}")
+    run_to_end(text)
+
+
+# -- run-time errors are located -------------------------------------------------------
+
+@pytest.mark.parametrize("expression, words", [
+    ("abs('x')", "abs() needs numbers, got the text 'x'"),
+    ("range('a')", "range() needs whole numbers"),
+    ("range(2.5)", "range() needs whole numbers"),
+    ("sum(['a'])", "sum() needs numbers"),
+    ("'%y' % 1", "cannot apply '%'"),
+    ("'%c' % 99999999", "cannot apply '%'"),
+    ("value_name([1])", "value_name() needs one value"),
+    ("one_of_each_kind([999999])", "needs a piece"),
+    ("next_seat('a')", "next_seat() needs a seat"),
+    ("piece_name(-1)", "piece_name() needs a piece"),
+    ("place_of(-1)", "place_of() needs a piece"),
+    ("top(99)", "top() needs a place"),
+    ("[1, 2] < 'a'", "cannot compare a list of 2 with the text 'a'"),
+    ("offset(place('a1'), [1], 1)", "offset() cannot use"),
+    ("1 in 5", "'in' needs a list or a text"),
+])
+def test_wrong_values_at_run_time_are_located_rule_errors(expression: str, words: str) -> None:
+    turn = f'  - let: {{x: "{expression}"}}'
+    with pytest.raises(RuleError) as info:
+        run_to_end(ruleset(turn=turn))
+    text = str(info.value)
+    assert words in text
+    assert text.startswith("probe.yaml:17:5: error:"), text
+    assert "while carrying out decision 1" in text
+
+
+def test_distinct_takes_nested_lists() -> None:
+    run_to_end(ruleset(setup="  - let: {x: \"distinct([[1, [2]], [1, [2]]])\"}"))
+
+
+def test_a_misspelt_option_in_a_board_size_is_reported_where_it_is_used() -> None:
+    text = (ROOT / "rulesets" / "high-rise.yaml").read_text()
+    broken = text.replace("  - id: cols\n", "  - id: columns\n")
+    with pytest.raises(RulesetError) as info:
+        compile_game(load_ruleset_text(broken, "x.yaml"))
+    message = str(info.value)
+    assert "unknown name 'cols'" in message and "did you mean 'columns'?" in message
+    assert "x.yaml:105:" in message  # cols: cols, in the board's zone
+
+
+# -- templates are the language's own --------------------------------------------------
+
+@pytest.mark.parametrize("name, words", [
+    ('"{colour.__class__.__mro__}"', "pieces have no attribute"),
+    ('"{colour:>2000000000}"', "syntax error"),
+    ('"{top(grid)}"', "unknown name 'grid'"),
+    ('"{colour + 1}"', "can only use its attributes"),
+    ('"{nope}"', "unknown name 'nope'"),
+])
+def test_piece_names_are_checked_templates(name: str, words: str) -> None:
+    with pytest.raises(RulesetError) as info:
+        game_of(ruleset(name=name))
+    assert words in str(info.value) and "probe.yaml:7:" in str(info.value)
+
+
+def test_piece_names_use_value_names_and_literal_braces() -> None:
+    game = game_of(ruleset(name='"{size} {colour} {{{colour}}}"'))
+    assert game.piece_names[0] == "1 red {red}"
+
+
+def test_a_definitions_words_may_only_name_its_parameters() -> None:
+    text = ruleset().replace(
+        "setup:", 'define:\n  big(p):\n    value: "p.size == 2"\n'
+                  '    says: "{p.__class__} is big"\nsetup:')
+    with pytest.raises(RulesetError) as info:
+        game_of(text)
+    assert "the words for 'big' must name each parameter" in str(info.value)
