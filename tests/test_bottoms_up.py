@@ -330,14 +330,17 @@ def _with_other_secrets(game: Game, st: State, seat: int, rnd: random.Random) ->
     other = State.from_json(json.loads(json.dumps(st.to_json())), game.n_pieces)
     secrets = other.seat_vars["secret_colour"]
     mine = secrets[seat - 1]
-    rest = [c for c in COLOURS if c != mine]
-    rnd.shuffle(rest)
-    new = {s: rest.pop() if s != seat else mine for s in range(1, st.players + 1)}
+    while True:  # a different deal of the other seats' colours
+        rest = [c for c in COLOURS if c != mine]
+        rnd.shuffle(rest)
+        new = {s: rest.pop() if s != seat else mine for s in range(1, st.players + 1)}
+        if [new[s] for s in range(1, st.players + 1)] != secrets:
+            break
     other.seat_vars["secret_colour"] = [new[s] for s in range(1, st.players + 1)]
     entries = []
     for e in other.log_entries():
         if e[0] == "say" and e[2] is not None and len(e[2]) == 1 and e[2][0] != seat:
-            e = ("say", f"Your secret colour is {new[e[2][0]]}.", e[2])
+            e = ("say", f"Your secret colour is {new[e[2][0]]}.", *e[2:])
         entries.append(e)
     other.log = None
     for e in entries:

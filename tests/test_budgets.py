@@ -286,3 +286,19 @@ def test_a_definitions_words_may_only_name_its_parameters() -> None:
     with pytest.raises(RulesetError) as info:
         game_of(text)
     assert "the words for 'big' must name each parameter" in str(info.value)
+
+
+# -- listing options ---------------------------------------------------------------------
+
+def test_a_decision_with_no_option_does_not_hide_the_next_ones() -> None:
+    """The options of a decision are listed afresh when the rules reach it: a seat with
+    no option at one decision still gets the options of the next (they were once taken
+    from the first decision's empty listing, and every turn passed without a choice)."""
+    game = compile_game(load_ruleset_text(
+        (ROOT / "tests" / "rulesets" / "two_choices.yaml").read_text(), "two_choices.yaml"))
+    state = game.new_state(2, 1)
+    assert game.deciding_seats(state) == [1]
+    assert [o.notation for o in game.legal_options(state, 1)] == ["pick"]
+    for seat in (1, 2, 1, 2):
+        game.apply_in_place(state, seat, "pick")
+    assert state.over and state.turn == 4

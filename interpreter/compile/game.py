@@ -59,7 +59,6 @@ from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr
 from interpreter.load.schema import Budgets, Definition, OptionDecl, Ruleset, ZoneDecl
 from interpreter.run import rng as rngmod
-from interpreter.run.budget import overspent
 from interpreter.run.machine import Env, Machine, check_pending
 from interpreter.run.state import State
 
@@ -357,26 +356,24 @@ class Game:
         env.temps["chooser"] = seats[0]
         return Decision(seats, spec.prompt(env), spec.simultaneous)
 
-    def options_for(self, state: State, spec: ChoiceSpec, seat: int, env: Env) -> list:
-        """The options, listed once per state and seat. A listing found in the cache is
-        charged to `env` as if it were listed again, so a game's step count does not
-        depend on whether someone looked at the options before."""
+    def options_for(self, state: State, spec: ChoiceSpec, seat: int, env: Env,
+                    fresh: bool = False) -> list:
+        """The options of `seat` at the decision `state` is paused at, listed once.
+
+        The machine lists them afresh (`fresh`) when it reaches the decision, charging
+        the work to the game's steps; everyone else (people, agents, checking a choice)
+        reads that listing, or lists again on a copy, without charging the game, so its
+        step count never depends on who looked."""
         cache = state._cache
         if cache is None:
             cache = state._cache = {}
-        entry = cache.get(seat)
-        if entry is None:
-            before = env.steps
+        opts = None if fresh else cache.get(seat)
+        if opts is None:
             try:
-                opts = spec.list_options(env, seat)
+                opts = cache[seat] = spec.list_options(env, seat)
             except RuleError as exc:
                 raise exc.during(state.decisions) from None
-            entry = cache[seat] = (opts, env.steps - before)
-        else:
-            env.steps += entry[1]
-            if env.steps > env.step_limit:
-                overspent(env)
-        return entry[0]
+        return opts
 
     def raw_options(self, state: State, seat: int) -> list[tuple[int, tuple]]:
         """The legal options of `seat` in internal form (fast path for agents)."""
@@ -411,8 +408,8 @@ class Game:
 
     def apply_in_place(self, state: State, seat: int, choice: Option | str | int | tuple) -> None:
         spec = check_pending(self, state, seat)
+        raws = self.options_for(state, spec, seat, self.env(state))
         m = Machine(self, state)
-        raws = self.options_for(state, spec, seat, m.env)
         if isinstance(choice, Option):
             raw = choice.raw
         elif isinstance(choice, tuple):

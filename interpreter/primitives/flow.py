@@ -11,6 +11,7 @@ from interpreter.compile.expressions import kind_of
 from interpreter.errors import RuleError
 from interpreter.load.located import Expr, Name
 from interpreter.primitives.base import Primitive
+from interpreter.run.budget import too_large
 
 if TYPE_CHECKING:
     from interpreter.compile.english import Describer
@@ -67,12 +68,12 @@ class Set(Primitive):
         nxt = b.after_this()
         if seat is None:
             def run(m: Machine) -> int:
-                m.state.vars[var] = value(m.env)
+                m.state.vars[var] = _shallow(value(m.env), var)
                 m.env.cache.clear()
                 return nxt
         else:
             def run(m: Machine) -> int:
-                m.state.seat_vars[var][m.seat_index(seat(m.env))] = value(m.env)
+                m.state.seat_vars[var][m.seat_index(seat(m.env))] = _shallow(value(m.env), var)
                 m.env.cache.clear()
                 return nxt
         b.emit(run)
@@ -83,6 +84,24 @@ class Set(Primitive):
         if added is not None:
             return [f"Add {added} to the end of {d.var(self.set)}."]
         return [f"Set {d.var(self.set)}{who} to {d.expr(self.value)}."]
+
+
+MAX_VALUE_NESTING = 32
+"""Deepest list-in-list a variable may hold: variables are shown in views and saved as
+JSON, and a value nested hundreds of levels down breaks every reader of it."""
+
+
+def _shallow(value: Any, var: str) -> Any:
+    """`value`, unless it nests lists deeper than MAX_VALUE_NESTING."""
+    if type(value) is not list:
+        return value
+    level = [value]
+    for _ in range(MAX_VALUE_NESTING):
+        level = [x for items in level for x in items if type(x) is list]
+        if not level:
+            return value
+    raise RuleError(f"set {var}: the value nests lists more than {MAX_VALUE_NESTING} levels "
+                    "deep (tabletop's limit)")
 
 
 class Add(Primitive):
@@ -105,10 +124,16 @@ class Add(Primitive):
             if not isinstance(n, int) or isinstance(n, bool):
                 raise RuleError(f"add {var}: the amount must be a whole number, "
                                 f"got {kind_of(n)}")
-            if seat is None:
-                m.state.vars[var] += n
-            else:
-                m.state.seat_vars[var][m.seat_index(seat(m.env))] += n
+            values, key = ((m.state.vars, var) if seat is None
+                           else (m.state.seat_vars[var], m.seat_index(seat(m.env))))
+            old = values[key]
+            if not isinstance(old, int) or isinstance(old, bool):
+                raise RuleError(f"add {var}: the variable holds {kind_of(old)}, not a number")
+            total = old + n
+            big = m.game.budgets.largest_number
+            if not -big <= total <= big:
+                too_large(total, big)
+            values[key] = total
             m.env.cache.clear()
             return nxt
         b.emit(run)

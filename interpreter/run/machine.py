@@ -257,7 +257,7 @@ class Machine:
                 waiting = []
                 for s in sorted({self.seat_index(s) + 1 for s in seats}):
                     self.seat_index(s)
-                    if self.game.options_for(st, spec, s, env):
+                    if self.game.options_for(st, spec, s, env, fresh=True):
                         waiting.append(s)
                 slot = {"seats": waiting, "picked": {}, "next": 0}
                 env.locals[spec.slot] = slot
@@ -266,7 +266,7 @@ class Machine:
             return PAUSE
         seat = spec.seat(env) if spec.seat is not None else st.current
         self.seat_index(seat)
-        if not self.game.options_for(st, spec, seat, env):
+        if not self.game.options_for(st, spec, seat, env, fresh=True):
             return spec.none.pc if spec.none is not None else spec.after.pc
         return PAUSE
 

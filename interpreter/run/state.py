@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.errors import RuleError
+
 LogEntry = tuple
 """("decision", seat, notation, secret, pieces) or ("say", text, seats-or-None, pieces):
 `pieces` are the pieces the text describes, so a view can hide the line from a seat
@@ -93,6 +95,13 @@ class State:
         self.log = (entry, self.log)
 
     def to_json(self) -> dict[str, Any]:
+        try:
+            return self._to_json()
+        except RecursionError:
+            raise RuleError("a value in this game is nested too deeply to be saved (a list "
+                            "inside a list, hundreds of levels down)") from None
+
+    def _to_json(self) -> dict[str, Any]:
         return {
             "players": self.players,
             "sites": [x[:] for x in self.sites],

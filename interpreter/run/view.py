@@ -73,6 +73,14 @@ def _concealed(game: Game, zone: ZoneInfo, conceal: Any, env: Any) -> bool:
 
 def view(game: Game, state: State, seat: int) -> dict[str, Any]:
     """Everything `seat` may know about `state`, as JSON-ready data."""
+    try:
+        return _view(game, state, seat)
+    except RecursionError:
+        raise RuleError("a value in this game is nested too deeply to be shown (a list "
+                        "inside a list, hundreds of levels down)") from None
+
+
+def _view(game: Game, state: State, seat: int) -> dict[str, Any]:
     over = state.over
     zones: dict[str, Any] = {}
     for zone in game.zones.values():
