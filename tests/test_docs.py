@@ -60,16 +60,24 @@ def test_check_reports_stale_files_and_the_fix(tmp_path: Path,
     assert docs_command(out) == 0
     assert docs_command(out, check=True) == 0
     (out / "caldera" / "index.md").write_text("old text\n", encoding="utf-8")
-    (out / "leftover.md").write_text("x\n", encoding="utf-8")
+    # A game dropped from the rulesets leaves the pages tabletop wrote for it ...
+    (out / "oldgame").mkdir()
+    (out / "oldgame" / "index.md").write_text("x\n", encoding="utf-8")
+    with (out / ".tabletop-docs").open("a", encoding="utf-8") as manifest:
+        manifest.write("oldgame/index.md\n")
+    # ... and a designer's own file is not tabletop's to remove.
+    (out / "notes.md").write_text("mine\n", encoding="utf-8")
     capsys.readouterr()
     assert docs_command(out, check=True) == 1
     said = capsys.readouterr()
     assert "stale: " in said.out and "caldera/index.md" in said.out
-    assert "extra: " in said.out and "leftover.md" in said.out
+    assert "extra: " in said.out and "oldgame/index.md" in said.out
+    assert "notes.md" not in said.out
     assert "run: tabletop docs" in said.err
     assert docs_command(out) == 0
     assert write_docs(out, check=True).fresh
-    assert not (out / "leftover.md").exists()
+    assert not (out / "oldgame").exists()
+    assert (out / "notes.md").read_text(encoding="utf-8") == "mine\n"
 
 
 def test_a_designers_templates_come_first(tmp_path: Path) -> None:

@@ -8,6 +8,8 @@ Set TABLETOP_DEBUG=1 to get the traceback of an internal error.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import sys
 from importlib import metadata
@@ -18,7 +20,7 @@ import typer
 from typer.core import TyperGroup
 
 from interpreter.cli import batch, info, play_command
-from interpreter.errors import RuleError, RulesetError, TabletopError
+from interpreter.errors import RuleError, RulesetError, TabletopError, UsageError
 
 
 def error_text(exc: TabletopError) -> str:
@@ -29,7 +31,39 @@ def error_text(exc: TabletopError) -> str:
 
 
 def report(exc: TabletopError) -> None:
-    typer.echo(error_text(exc), err=True)
+    _say(error_text(exc))
+
+
+def _say(text: str) -> None:
+    """A message on stderr, unless stderr cannot take it either (then exit 1 says it)."""
+    with contextlib.suppress(OSError):
+        typer.echo(text, err=True)
+
+
+OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""What writing the output can run into (`tabletop list > /dev/full`): the user's to fix,
+not a bug. Files that commands write report their own errors."""
+
+
+def output_failed(exc: OSError) -> bool:
+    return exc.errno in OUTPUT_ERRORS
+
+
+def flush_stdout() -> None:
+    """Push buffered output out now, inside the command, so a full disk is reported like
+    any other problem rather than at interpreter exit."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def _quiet_stdout() -> None:
+    """After a failed write, point stdout at /dev/null so the interpreter's own flush at
+    exit cannot fail again (Python would print an "Exception ignored" message)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 class _Group(TyperGroup):
@@ -37,20 +71,38 @@ class _Group(TyperGroup):
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            flush_stdout()
+            return result
         except TabletopError as exc:
             report(exc)
             raise typer.Exit(1) from None
         except (typer.Exit, typer.Abort, typer.TyperException, KeyboardInterrupt, EOFError,
                 BrokenPipeError):
             raise  # Typer's own (usage errors, --help, exits, a closed pipe), the user's keys
-        except Exception as exc:
-            if os.environ.get("TABLETOP_DEBUG"):
-                raise
-            typer.echo(f"internal error: {type(exc).__name__}: {exc}\n"
-                       "This is a bug in tabletop; run again with TABLETOP_DEBUG=1 to see "
-                       "where it happened, and please report it.", err=True)
+        except OSError as exc:
+            if exc.errno == errno.ENAMETOOLONG:  # a path argument longer than the OS takes
+                name = str(exc.filename or "")
+                shown = name if len(name) <= 60 else name[:57] + "..."
+                _say(f"error: a file name is too long: {shown}")
+                raise typer.Exit(1) from None
+            if not output_failed(exc):
+                return self._internal(exc)
+            _quiet_stdout()
+            _say(f"error: cannot write the output: {exc.strerror or exc}")
             raise typer.Exit(1) from None
+        except Exception as exc:
+            return self._internal(exc)
+
+    @staticmethod
+    def _internal(exc: Exception) -> Any:
+        """A bug: one message (the traceback with TABLETOP_DEBUG=1), exit 1."""
+        if os.environ.get("TABLETOP_DEBUG"):
+            raise exc
+        _say(f"internal error: {type(exc).__name__}: {exc}\n"
+             "This is a bug in tabletop; run again with TABLETOP_DEBUG=1 to see "
+             "where it happened, and please report it.")
+        raise typer.Exit(1) from None
 
 
 app = typer.Typer(
@@ -120,7 +172,23 @@ def docs(
     """
     from interpreter.docs.cli import docs_command
 
-    code = docs_command(out=out, check=check, templates=templates, pdf=pdf)
+    for flag, folder in (("--out", out), ("--pdf", pdf)):
+        if folder is not None and folder.exists() and not folder.is_dir():
+            raise UsageError(f"{flag} {folder} is a file; the rulebooks go into a folder")
+    if not check:
+        try:  # fail now, not after building every rulebook
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"cannot write the rulebooks to {out}: "
+                             f"{exc.strerror or exc}") from None
+    try:
+        code = docs_command(out=out, check=check, templates=templates, pdf=pdf)
+    except OSError as exc:
+        if output_failed(exc) and exc.filename is None:
+            raise  # stdout itself: reported by the group
+        where = exc.filename or out
+        raise UsageError(f"cannot write the rulebooks to {out} ({where}: "
+                         f"{exc.strerror or exc})") from None
     if code:
         raise typer.Exit(code)
 
@@ -132,15 +200,32 @@ def main() -> None:
     except SystemExit as exc:
         # A usage error (unknown option, bad value) exits 2 by Click's convention; here
         # every bad input exits 1, as tools driving tabletop expect.
-        if exc.code == 2:
-            sys.exit(1)
-        raise
+        sys.exit(_flushed(1 if exc.code == 2 else exc.code))
     except KeyboardInterrupt:
-        typer.echo("\ninterrupted", err=True)
+        _say("\ninterrupted")
         sys.exit(130)
     except TabletopError as exc:  # raised outside a command (should not happen)
         report(exc)
         sys.exit(1)
+    except OSError as exc:  # writing --help or a usage message to a full disk
+        if not output_failed(exc):
+            raise
+        _quiet_stdout()
+        _say(f"error: cannot write the output: {exc.strerror or exc}")
+        sys.exit(1)
+
+
+def _flushed(code: Any) -> Any:
+    """The exit code, once stdout is flushed: 1 (with a message) when that fails."""
+    try:
+        flush_stdout()
+    except OSError as exc:
+        _quiet_stdout()
+        if isinstance(exc, BrokenPipeError):
+            return code
+        _say(f"error: cannot write the output: {exc.strerror or exc}")
+        return 1
+    return code
 
 
 if __name__ == "__main__":

@@ -22,7 +22,14 @@ from rich.text import Text
 
 from interpreter.api import load_game
 from interpreter.cli.options import parse_options, read_moves
-from interpreter.cli.params import AgentOpt, GameArg, JsonOpt, OptionsOpt, PlayersOpt
+from interpreter.cli.params import (
+    AgentOpt,
+    GameArg,
+    JsonOpt,
+    OptionsOpt,
+    PlayersOpt,
+    parse_seed,
+)
 from interpreter.compile.game import Game
 from interpreter.errors import IllegalMove, RulesetError, TabletopError, UsageError
 from interpreter.load.catalog import find_ruleset
@@ -35,6 +42,18 @@ def _numbered_moves(moves: list[tuple[int, str]], where: list[int]) -> Iterator[
     for line, text in moves:
         where[0] = line
         yield text
+
+
+def read_stdin() -> str:
+    """All of standard input, or a clear message when there is none to read."""
+    if sys.stdin is None:
+        raise UsageError("standard input is closed: there are no moves to read from `-`")
+    try:
+        return sys.stdin.read()
+    except UnicodeDecodeError:
+        raise UsageError("the moves on standard input are not text (UTF-8)") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read standard input: {exc.strerror or exc}") from None
 
 
 def play_with_moves(game: Game, players: int, seed: int, agent: str,
@@ -74,7 +93,9 @@ def run(
     game_ref: GameArg,
     players: PlayersOpt = None,
     option: OptionsOpt = None,
-    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Random seed.")] = 0,
+    seed: Annotated[int, typer.Option(
+        "--seed", metavar="S", parser=parse_seed,
+        help="Random seed: a whole number, negative or up to 100 digits long.")] = 0,
     moves: Annotated[str | None, typer.Option(
         "--moves", "-m", metavar="FILE|-",
         help="Play these moves first: one notation per line (`SEAT: notation` when "
@@ -93,7 +114,7 @@ def run(
     n = game.check_players(players)
     move_list: list[tuple[int, str]] = []
     if moves is not None:
-        stdin_text = sys.stdin.read() if moves == "-" else None
+        stdin_text = read_stdin() if moves == "-" else None
         move_list = read_moves(moves, stdin_text)
     result = play_with_moves(game, n, seed, agent, move_list, moves or "")
     if json_out:
@@ -121,17 +142,24 @@ def simulate(
     players: PlayersOpt = None,
     option: OptionsOpt = None,
     seed: Annotated[int, typer.Option(
-        "--seed", metavar="S", help="Seed of the first game; game i uses S + i.")] = 0,
+        "--seed", metavar="S", parser=parse_seed,
+        help="Seed of the first game; game i uses S + i.")] = 0,
     agent: AgentOpt = "random",
     jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", metavar="J", help="Worker processes.")] = 1,
+        "--jobs", "-j", metavar="J",
+        help="Worker processes (at most one per game and per CPU core).")] = 1,
     json_out: JsonOpt = False,
 ) -> None:
     """Play many games between computer players and report the balance.
 
-    Shows wins per seat, draws, mean game length and speed. Games that stop with an
-    error (a rule that cannot be carried out, a budget exceeded) are counted and shown
-    with their seeds; the exit code is 1 when there are any, so CI notices.
+    Shows wins per seat, draws, how the games ended, mean game length and speed. With
+    --json, print one object with games, errors, error_examples, wins_by_seat, draws,
+    end_reasons (each end's text → how many games ended so), mean_turns,
+    mean_decisions, games_per_second, interrupted. Results are counted as games finish,
+    so memory stays flat for any N, and a progress bar shows on a terminal; Ctrl-C
+    stops early and reports the games played so far (exit code 130). Games that stop
+    with an error (a rule that cannot be carried out, a budget exceeded) are counted and
+    shown with their seeds; the exit code is 1 when there are any, so CI notices.
     """
     if games < 1:
         raise UsageError(f"-n must be at least 1, not {games}")
@@ -143,25 +171,28 @@ def simulate(
     make_agents(n, seed, agent)
     ref = (str(find_ruleset(game_ref).resolve()), options)
     console = Console()
-    if not json_out and sys.stdout.isatty():
+    if sys.stderr is not None and sys.stderr.isatty():  # progress goes where it is seen
         with Progress(TextColumn("{task.description}", markup=False), BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(), console=console,
-                      transient=True) as progress:
+                      MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task(game.title, total=games)
             report = playout.simulate(ref, games, n, seed, agent, jobs,
-                              progress=lambda k: progress.advance(task, k))
+                                      progress=lambda k: progress.advance(task, k))
     else:
         report = playout.simulate(ref, games, n, seed, agent, jobs)
     if json_out:
         typer.echo(json.dumps(report))
     else:
         console.print(simulation_table(game, report, agent))
+    if report["interrupted"]:
+        raise typer.Exit(130)
     if report["errors"]:
         raise typer.Exit(1)
 
 
 def simulation_table(game: Game, report: dict[str, Any], agent: str) -> Group:
-    """Win rates per seat, draws, errors with examples, length and speed."""
+    """Win rates per seat, draws, how the games ended, errors with examples, length and
+    speed."""
     total = report["games"]
     finished = total - report["errors"]
     title = Text(f"{game.title}: {total} games, {report['players']} players, agent {agent}",
@@ -174,9 +205,21 @@ def simulation_table(game: Game, report: dict[str, Any], agent: str) -> Group:
         table.add_row(game.seat_name(int(seat)), str(wins), _rate(wins, finished))
     table.add_row("Draws", str(report["draws"]), _rate(report["draws"], finished),
                   style="dim")
-    lines: list[Any] = [title, table, Text(
+    lines: list[Any] = [title]
+    if report.get("interrupted"):
+        lines.append(Text(f"Interrupted: {total} of {report['requested']} games were "
+                          "played.", style="bold yellow"))
+    lines += [table, Text(
         f"Mean game: {report['mean_turns']} turns, {report['mean_decisions']} decisions. "
         f"{report['games_per_second']} games/s ({report['seconds']} s).")]
+    if report["end_reasons"]:
+        reasons = Table(title="How the games ended", title_justify="left")
+        reasons.add_column("Reason", ratio=1)
+        reasons.add_column("Games", justify="right")
+        reasons.add_column("Share", justify="right")
+        for reason, count in report["end_reasons"].items():
+            reasons.add_row(Text(reason), str(count), _rate(count, finished))
+        lines.append(reasons)
     if report["errors"]:
         lines.append(Text(f"{report['errors']} games stopped with an error:", style="bold red"))
         for ex in report["error_examples"]:

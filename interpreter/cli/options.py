@@ -11,6 +11,7 @@ from pathlib import Path
 
 from interpreter.agents import AGENTS
 from interpreter.errors import UsageError, did_you_mean
+from interpreter.run.record import MAX_NOTATION as MAX_MOVE  # as long as a save's
 
 HUMAN = "human"
 
@@ -69,6 +70,8 @@ def read_moves(source: str, stdin_text: str | None = None) -> list[tuple[int, st
     `#` comments are skipped so the line numbers in messages match the file."""
     if source == "-":
         text = stdin_text if stdin_text is not None else ""
+    elif not source.strip():
+        raise UsageError("--moves takes a file name, or `-` for stdin")
     else:
         try:
             text = Path(source).read_text(encoding="utf-8")
@@ -78,11 +81,16 @@ def read_moves(source: str, stdin_text: str | None = None) -> list[tuple[int, st
         except UnicodeDecodeError:
             raise UsageError(f"the moves file {source} is not text") from None
     out = []
+    name = "stdin" if source == "-" else source
     for number, line in enumerate(text.splitlines(), start=1):
         move = line.split("#", 1)[0].strip()
+        if len(move) > MAX_MOVE:
+            raise UsageError(f"{name}, line {number}: a move of {len(move):,} characters is "
+                             f"no option's notation (at most {MAX_MOVE:,})")
         if move:
             out.append((number, move))
     return out
+
 
 
 def describe_seats(seats: dict[int, str], order: Sequence[int] | None = None) -> str:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 import typer
+
+from interpreter.run.record import MAX_SEED_DIGITS
 
 GameArg = Annotated[str, typer.Argument(
     metavar="GAME", help="A bundled game's name (see `tabletop list`) or a ruleset file.",
@@ -24,3 +27,20 @@ AgentOpt = Annotated[str, typer.Option(
 
 JsonOpt = Annotated[bool, typer.Option(
     "--json", metavar="", help="Print one JSON object for tools.")]
+
+
+_SEED = re.compile(rf"[+-]?[0-9]{{1,{MAX_SEED_DIGITS}}}")
+
+
+def parse_seed(text: str) -> int:
+    """A --seed value: a whole number (either sign, at most 100 digits; each is hashed
+    into the generator's state, so any is as good as another), else a clear usage error;
+    not Python's int(), which also takes `1_000` and fails past 4,300 digits."""
+    if isinstance(text, int):  # a default value, already a number
+        return text
+    stripped = text.strip()
+    if not _SEED.fullmatch(stripped):
+        shown = stripped if len(stripped) <= 24 else stripped[:20] + "…"
+        raise typer.BadParameter(f"a seed is a whole number of at most {MAX_SEED_DIGITS} "
+                                 f"digits, e.g. 42, not '{shown}'")
+    return int(stripped)

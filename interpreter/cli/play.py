@@ -24,7 +24,7 @@ from interpreter.cli.render import (
     rulings_renderable,
 )
 from interpreter.compile.game import Game, Option, normalize_notation
-from interpreter.errors import IllegalMove, RuleError, did_you_mean
+from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_mean
 from interpreter.run.playout import decide
 from interpreter.run.record import SavedGame, write_save
 from interpreter.run.state import State
@@ -65,6 +65,11 @@ class PlaySession:
     """Per person: how much of their view's log they have already been shown."""
     at_keyboard: int | None = None
     """Hot-seat play: the person whose view may be on screen now."""
+    replay: str | None = None
+    """The command that plays this game again. It names the seed, which decides every
+    hidden card and die, so it is shown only once the game is over or stopped."""
+    private_screen: bool = False
+    """Whether hot-seat screens are being drawn on the terminal's alternate screen."""
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
@@ -72,8 +77,11 @@ class PlaySession:
         Ctrl-C or end of input)."""
         self.save()
         try:
-            while not self.state.over:
-                self.step()
+            try:
+                while not self.state.over:
+                    self.step()
+            finally:
+                self.leave_private_screen()
         except Quit:
             self.save()
             self.console.print(self.saved_note("Game stopped."), soft_wrap=True)
@@ -82,6 +90,7 @@ class PlaySession:
                     self.offer_save()
                 except (KeyboardInterrupt, EOFError):
                     self.console.print()
+            self.show_seed()
             return 0
         except KeyboardInterrupt:
             self.console.print()
@@ -115,14 +124,47 @@ class PlaySession:
         if len(humans) < 2 or not has_secrets(self.game) or self.at_keyboard == seat:
             self.at_keyboard = seat
             return
-        if self.at_keyboard is not None:
-            self.console.clear()
+        if self.at_keyboard is None:
+            self.enter_private_screen()
+        else:
+            self.wipe_screen()
         name = self.game.seat_name(seat)
         self.console.rule()
         self.console.print(Text(f"Pass the keyboard to {name}. Everyone else: look away.",
                                 style="bold"))
         self.ask(f"{name}, press Enter when you are at the keyboard: ")
         self.at_keyboard = seat
+
+    def _terminal(self) -> bool:
+        return self.console.is_terminal and not self.console.is_dumb_terminal
+
+    def _control(self, codes: str) -> None:
+        self.console.file.write(codes)
+        self.console.file.flush()
+
+    def enter_private_screen(self) -> None:
+        """Hot-seat screens go on the alternate screen: terminals keep no scrollback of
+        it, and leaving it brings back the screen from before the game, which shows no
+        seat's secrets."""
+        if self._terminal() and not self.private_screen:
+            self._control("\x1b[?1049h")
+            self.private_screen = True
+        self.wipe_screen()
+
+    def leave_private_screen(self) -> None:
+        if self.private_screen:
+            self.wipe_screen()
+            self._control("\x1b[?1049l")
+            self.private_screen = False
+
+    def wipe_screen(self) -> None:
+        """Clear the screen and the scrollback, so the next seat cannot scroll back to
+        the last one's secrets. ESC[2J alone is not enough: tmux and VTE move the cleared
+        screen into the scrollback, which ESC[3J (after it) then erases."""
+        if self._terminal():
+            self._control("\x1b[2J\x1b[3J\x1b[H")
+        else:
+            self.console.clear()
 
     def ask_person(self, seat: int) -> Option:
         self.hand_over(seat)
@@ -178,6 +220,16 @@ class PlaySession:
         if self.save_path is not None:
             self.console.print(Text(f"The finished game is saved in {self.save_path}.",
                                     style="dim"))
+        self.show_seed()
+
+    def show_seed(self) -> None:
+        """Now that the game is over or stopped: its seed, as the command that plays it
+        again from the start (same set-up and chance; the same computer players' moves
+        too, unless the game was resumed from a save, which re-seeds them)."""
+        if self.replay is not None:
+            self.console.print(Text(f"This game's seed was {self.record.seed}; play it "
+                                    f"again from the start with:\n  {self.replay}"),
+                               soft_wrap=True)
 
     def interrupted(self, message: str, ask: bool) -> int:
         self.save()
@@ -187,6 +239,7 @@ class PlaySession:
                 self.offer_save()
             except (KeyboardInterrupt, EOFError):
                 self.console.print()
+        self.show_seed()
         return 1
 
     def saved_note(self, message: str) -> Text:
@@ -203,7 +256,12 @@ class PlaySession:
         default = f"{self.game.name}-save.json"
         name = self.ask(f"File name [{default}]: ").strip() or default
         self.save_path = Path(name)
-        self.save()
+        try:
+            self.save()
+        except SaveFileError as exc:  # say so, and still show the seed afterwards
+            self.save_path = None
+            self.console.print(Text(f"Not saved: {exc}", style="red"), soft_wrap=True)
+            return
         self.console.print(Text(f"Saved to {name}; continue with "
                                 f"`tabletop play --load {name}`."), soft_wrap=True)
 

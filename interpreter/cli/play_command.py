@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import random
+import secrets
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,19 +16,51 @@ from interpreter.agents import make_agent
 from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
-from interpreter.cli.params import OptionsOpt, PlayersOpt
+from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
 from interpreter.cli.play import PlaySession
-from interpreter.compile.game import compile_game
-from interpreter.errors import UsageError
+from interpreter.compile.game import Game, compile_game
+from interpreter.errors import SaveFileError, UsageError
+from interpreter.load.catalog import bundled_names, rulesets_dir
 from interpreter.load.loader import LoadedRuleset
+from interpreter.run import rng
 from interpreter.run.playout import agent_seed
 from interpreter.run.record import SavedGame, check_ruleset, read_save, replay
 
 
-def build_agents(seats: dict[int, str], seed: int) -> dict[int, Agent]:
-    """A computer player for every seat that is not a person, seeded per seat."""
-    return {s: make_agent(kind, agent_seed(seed, s)) for s, kind in seats.items()
-            if kind != HUMAN}
+def build_agents(seats: dict[int, str], seed: int, resumed_after: int | None = None
+                 ) -> dict[int, Agent]:
+    """A computer player for every seat that is not a person, seeded per seat. A resumed
+    game's players get generators derived (hashed) from the seed, seat and decisions so
+    far: never a linear function of the seed, which they would otherwise give away."""
+    def own_seed(seat: int) -> int:
+        if resumed_after is None:
+            return agent_seed(seed, seat)
+        return rng.derive_seed(seed, "agent", seat, resumed_after)
+
+    return {s: make_agent(kind, own_seed(s)) for s, kind in seats.items() if kind != HUMAN}
+
+
+def fresh_seed() -> int:
+    """A new game's seed: 128 bits from the operating system, so nobody can guess it (it
+    decides every hidden card and die), and never shown before the game is over."""
+    return secrets.randbits(128)
+
+
+def replay_command(game_ref: str, game: Game, players: int, seats: dict[int, str],
+                   seed: int) -> str:
+    """The command that plays this very game again: same set-up, dice and computer
+    players (options and seats only where they differ from the defaults)."""
+    parts = ["tabletop", "play", game_ref, "--players", str(players)]
+    defaults = {o.id: o.default for o in game.ruleset.options}
+    for key, value in game.options.items():
+        if key in defaults and value != defaults[key]:
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            parts += ["--option", f"{key}={text}"]
+    for seat, kind in sorted(seats.items()):
+        if kind != (HUMAN if seat == 1 else "random"):
+            parts += ["--seat", f"{seat}={kind}"]
+    parts += ["--seed", str(seed)]
+    return shlex.join(parts)
 
 
 def play(
@@ -41,10 +74,13 @@ def play(
         help="Who plays seat N: human or random (repeatable). Default: seat 1 is you, "
              "the others play at random.", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", metavar="S", help="Random seed (default: a fresh one, printed at the "
-        "start).", show_default=False)] = None,
+        "--seed", metavar="S", parser=parse_seed, help="Random seed, a whole number "
+        "(default: 128 fresh random bits, kept secret until the game is over, then shown "
+        "with the command that plays the same game again).", show_default=False)] = None,
     save: Annotated[Path | None, typer.Option(
-        "--save", metavar="FILE", help="Save the game to FILE after every decision.",
+        "--save", metavar="FILE", help="Save the game to FILE after every decision. The "
+        "file holds the seed and every decision, secret ones too: it is written readable "
+        "by you only (mode 0600); do not show it to the other players.",
         dir_okay=False, show_default=False)] = None,
     load_from: Annotated[Path | None, typer.Option(
         "--load", metavar="FILE", help="Continue a saved game (and keep saving to FILE "
@@ -56,24 +92,31 @@ def play(
     move, and the legal options are listed. Type an option's number or its notation;
     `help` shows the commands and the game's rulings, `quit` stops. With --save (or
     --load) nothing is lost when you stop: continue later with `--load FILE`.
+
+    The seed decides everything hidden, so it stays secret until the game ends or you
+    stop. A save file is the referee's record (seed and every decision, secret picks
+    too): it is written readable by its owner only (mode 0600).
     """
     console = Console()
-    interactive = sys.stdin.isatty()
     if load_from is not None:
         if players is not None or option or seed is not None:
             raise UsageError("--players, --option and --seed come from the saved game; "
                              "leave them out with --load")
+        where = str(load_from)
         saved = read_save(load_from)
-        loaded = load(game_ref) if game_ref is not None else _load_saved_game(saved, load_from)
-        check_ruleset(saved, loaded, str(load_from))
-        game = compile_game(loaded, saved.options)
-        n = game.check_players(saved.players)
+        loaded = load(game_ref) if game_ref is not None else _load_saved_game(saved, where)
+        check_ruleset(saved, loaded, where)
+        game = _compile_saved(loaded, saved, where)
+        n = saved.players
         seats = parse_seats(seat or [], n, defaults=_complete(saved.seats, n))
+        _need_stdin(seats)
         saved.seats = seats
-        state = replay(game, saved, str(load_from))
-        agents = build_agents(seats, saved.seed + len(saved.decisions))
+        state = replay(game, saved, where)
+        agents = build_agents(seats, saved.seed, resumed_after=len(saved.decisions))
         save_path = save if save is not None else load_from
         record = saved
+        seed = saved.seed
+        game_ref = game_ref if game_ref is not None else saved.game
         intro = (f"{game.title}: continuing {load_from} after {len(saved.decisions)} "
                  f"decisions; seats {describe_seats(seats)}.")
     else:
@@ -83,31 +126,55 @@ def play(
         game = compile_game(loaded, parse_options(option or []))
         n = game.check_players(players)
         seats = parse_seats(seat or [], n)
+        _need_stdin(seats)
         if seed is None:
-            seed = random.SystemRandom().randrange(1_000_000)
+            seed = fresh_seed()
         state = game.new_state(n, seed)
         agents = build_agents(seats, seed)
         save_path = save
         record = SavedGame.start(game, n, seed, seats)
-        intro = f"{game.title}: {n} players ({describe_seats(seats)}), seed {seed}."
+        intro = f"{game.title}: {n} players ({describe_seats(seats)})."
     console.print(Text(intro + " Type `help` for the commands."), soft_wrap=True)
     session = PlaySession(game, state, seats, agents, record, console,
                           ask=lambda prompt: console.input(Text(prompt)),
-                          save_path=save_path, interactive=interactive,
-                          colour=console.color_system is not None)
+                          save_path=save_path,
+                          interactive=sys.stdin is not None and sys.stdin.isatty(),
+                          colour=console.color_system is not None,
+                          replay=replay_command(game_ref, game, n, seats, seed))
     code = session.run()
     if code:
         raise typer.Exit(code)
 
 
-def _load_saved_game(saved: SavedGame, where: Path) -> LoadedRuleset:
-    """The bundled ruleset a save names; a game played from a file needs that file."""
+def _need_stdin(seats: dict[int, str]) -> None:
+    """People type their decisions on stdin: refuse clearly when it is closed."""
+    if sys.stdin is None and any(kind == HUMAN for kind in seats.values()):
+        raise UsageError("standard input is closed, so nobody can type a decision; give "
+                         "the game a terminal or a file of input (or --seat 1=random)")
+
+
+def _load_saved_game(saved: SavedGame, where: str) -> LoadedRuleset:
+    """The bundled ruleset a save names. The name is never used as a path (a save could
+    name any file); a game played from a file needs that file named on the command line."""
+    if saved.game not in bundled_names():
+        raise SaveFileError(f"{where} is a game of '{saved.game}', which is not a bundled "
+                            f"game: name its ruleset file, e.g. `tabletop play "
+                            f"PATH/{saved.game}.yaml --load {where}`")
+    return load(rulesets_dir() / f"{saved.game}.yaml")
+
+
+def _compile_saved(loaded: LoadedRuleset, saved: SavedGame, where: str) -> Game:
+    """The saved game compiled with its options and player count, or a SaveFileError
+    naming the field that does not fit the ruleset."""
     try:
-        return load(saved.game)
-    except UsageError:
-        raise UsageError(f"{where} is a game of '{saved.game}', which is not a bundled game: "
-                         f"name its ruleset file, e.g. `tabletop play PATH/{saved.game}.yaml "
-                         f"--load {where}`") from None
+        game = compile_game(loaded, saved.options)
+    except UsageError as exc:
+        raise SaveFileError(f"{where} is damaged: field 'options': {exc}") from None
+    try:
+        game.check_players(saved.players)
+    except UsageError as exc:
+        raise SaveFileError(f"{where} is damaged: field 'players': {exc}") from None
+    return game
 
 
 def _complete(seats: dict[int, str], players: int) -> dict[int, str]:

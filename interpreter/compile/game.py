@@ -55,6 +55,7 @@ from interpreter.errors import (
     UsageError,
     did_you_mean,
 )
+from interpreter.load.catalog import shorten
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr
 from interpreter.load.schema import Budgets, Definition, OptionDecl, Ruleset, ZoneDecl
@@ -433,7 +434,8 @@ class Game:
             if normalize_notation(notation) == wanted:
                 return raw
         hint = did_you_mean(text, notations)
-        raise IllegalMove(f"'{text}' is not a legal option" + (f"; {hint}" if hint else ""))
+        raise IllegalMove(f"'{shorten(text)}' is not a legal option"
+                          + (f"; {hint}" if hint else ""))
 
     # -- results ------------------------------------------------------------------------
     def scores(self, state: State) -> dict[int, Any] | None:
@@ -1117,6 +1119,7 @@ _NO_STATE: Any = _NoState()
 def coerce_option(decl: OptionDecl, value: Any) -> Any:
     """An option value from the command line or a file, checked against its declaration."""
     text = str(value).strip()
+    shown = shorten(text)
     if decl.type == "bool":
         if isinstance(value, bool):
             return value
@@ -1125,21 +1128,24 @@ def coerce_option(decl: OptionDecl, value: Any) -> Any:
             return True
         if low in ("false", "no", "off", "0"):
             return False
-        raise UsageError(f"option '{decl.id}' is on/off: use true or false, not '{text}'")
+        raise UsageError(f"option '{decl.id}' is on/off: use true or false, not '{shown}'")
     if decl.type == "int":
         try:
-            number = int(text)
+            number = int(text) if len(text) <= 30 else None
         except ValueError:
-            raise UsageError(f"option '{decl.id}' takes a whole number, not '{text}'") from None
-        if (decl.min is not None and number < decl.min) or (
-                decl.max is not None and number > decl.max):
-            raise UsageError(f"option '{decl.id}' must be between {decl.min} and {decl.max}")
+            number = None
+        if number is None or isinstance(value, bool):
+            raise UsageError(f"option '{decl.id}' takes a whole number, not '{shown}'")
+        low = decl.min if decl.min is not None else -(2 ** 53 - 1)
+        high = decl.max if decl.max is not None else 2 ** 53 - 1
+        if not low <= number <= high:
+            raise UsageError(f"option '{decl.id}' must be between {low} and {high}")
         return number
     choices = decl.choices or []
     if text not in choices:
         hint = did_you_mean(text, choices)
-        raise UsageError(f"option '{decl.id}' must be one of {', '.join(choices)}, not '{text}'"
-                         + (f"; {hint}" if hint else ""))
+        raise UsageError(f"option '{decl.id}' must be one of {', '.join(choices)}, not "
+                         f"'{shown}'" + (f"; {hint}" if hint else ""))
     return text
 
 

@@ -138,28 +138,41 @@ def _build(templates: Path | None, rulesets: Path | None
     return dict(sorted(files.items())), skipped
 
 
-def _existing(out_dir: Path) -> list[str]:
-    if not out_dir.is_dir():
+MANIFEST = ".tabletop-docs"
+"""The list of files `tabletop docs` wrote into a folder, one per line: the only files it
+will ever remove there (a game dropped from rulesets/ leaves its pages behind otherwise),
+so a folder may hold anything else."""
+
+
+def _manifest(out_dir: Path) -> list[str]:
+    try:
+        text = (out_dir / MANIFEST).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         return []
-    return sorted(p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*")
-                  if p.is_file() and not any(part.startswith(".") for part in
-                                             p.relative_to(out_dir).parts))
+    names = []
+    for line in text.splitlines():
+        rel = line.strip()
+        parts = Path(rel).parts
+        if rel and not Path(rel).is_absolute() and ".." not in parts:
+            names.append(Path(rel).as_posix())
+    return names
 
 
 def write_docs(out_dir: Path = Path("generated_docs"), check: bool = False,
                templates: Path | None = None, rulesets: Path | None = None) -> DocsResult:
-    """Write the rulebooks into `out_dir` (removing files it no longer generates), or,
-    with `check`, only report the files that are stale, missing or extra."""
+    """Write the rulebooks into `out_dir` (removing the files it wrote there before and no
+    longer generates, and nothing else), or, with `check`, only report the files that are
+    stale, missing or extra."""
     files, skipped = _build(templates, rulesets)
     result = DocsResult(skipped=skipped)
-    existing = _existing(out_dir)
     for rel, content in files.items():
         path = out_dir / rel
         if not path.is_file():
             result.missing.append(rel)
         elif path.read_bytes() != content.encode("utf-8"):
             result.stale.append(rel)
-    result.extra = [rel for rel in existing if rel not in files]
+    result.extra = [rel for rel in _manifest(out_dir)
+                    if rel not in files and (out_dir / rel).is_file()]
     if check:
         return result
     for rel in result.missing + result.stale:
@@ -168,10 +181,14 @@ def write_docs(out_dir: Path = Path("generated_docs"), check: bool = False,
         path.write_bytes(files[rel].encode("utf-8"))
         result.written.append(rel)
     for rel in result.extra:
-        (out_dir / rel).unlink()
-    for folder in sorted((p for p in out_dir.rglob("*") if p.is_dir()), reverse=True):
-        if not any(folder.iterdir()):
+        path = out_dir / rel
+        path.unlink()
+        folder = path.parent
+        while folder != out_dir and folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
+            folder = folder.parent
+    (out_dir / MANIFEST).write_text("".join(f"{rel}\n" for rel in sorted(files)),
+                                    encoding="utf-8")
     return result
 
 

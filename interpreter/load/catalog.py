@@ -31,20 +31,40 @@ def bundled_names() -> list[str]:
 
 def find_ruleset(name_or_path: str) -> Path:
     """A bundled game's name, or a path to a ruleset file."""
+    shown = shorten(name_or_path)
+    if not name_or_path.strip():
+        raise UsageError("name a game (see `tabletop list`) or a ruleset file; got an empty "
+                         "name")
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml") or os.sep in name_or_path or "/" in name_or_path:
-        if not p.is_file():
-            raise UsageError(f"no such ruleset file: {name_or_path}")
+        try:
+            exists, regular = p.exists(), p.is_file()
+        except OSError as exc:
+            raise UsageError(f"cannot read {shown}: {exc.strerror or exc}") from None
+        if not exists:
+            raise UsageError(f"no such ruleset file: {shown}")
+        if not regular:
+            raise UsageError(f"{shown} is not a ruleset file (it is "
+                             f"{'a folder' if p.is_dir() else 'not a regular file'})")
         return p
+    if len(name_or_path) > 100 or not name_or_path.isprintable():
+        raise UsageError(f"unknown game '{shown}' (bundled games: "
+                         f"{', '.join(bundled_names()) or 'none'})")
     candidate = rulesets_dir() / f"{name_or_path}.yaml"
     if candidate.is_file():
         return candidate
     names = bundled_names()
     hint = did_you_mean(name_or_path, names)
     known = ", ".join(names) or "none"
-    raise UsageError(f"unknown game '{name_or_path}' (bundled games: {known})"
+    raise UsageError(f"unknown game '{shown}' (bundled games: {known})"
                      + (f"; {hint}" if hint else ""))
 
 
 def tests_file_for(ruleset_path: Path) -> Path:
     return ruleset_path.with_name(ruleset_path.name[: -len(ruleset_path.suffix)] + TESTS_SUFFIX)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """A user's input as quoted back in a message: at most `limit` characters."""
+    text = text.replace("\n", " ")
+    return text if len(text) <= limit else text[:limit - 1] + "…"

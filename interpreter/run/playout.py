@@ -2,15 +2,21 @@
 
 Seeds make everything repeatable: game i of a simulation with seed S is the game with
 seed S + i, and each agent's own random generator is seeded from the game's seed and
-its seat, so the same seed gives the same game in any process.
+its seat, so the same seed gives the same game in any process. A simulation is
+streamed: work is made as it is handed out and results are added to running totals
+(a Tally), so memory stays flat however many games are asked for.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import signal
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,12 +86,12 @@ def play_game(game: Game, players: int | None, seed: int, agents: dict[int, Agen
     for number, text in enumerate(moves, start=1):
         seats = game.deciding_seats(state)
         if not seats:
-            raise IllegalMove(f"move {number} ('{text}'): the game is already over")
+            raise IllegalMove(f"move {number} ('{_shown(text)}'): the game is already over")
         seat, notation = _seat_and_notation(text, seats)
         try:
             game.apply_in_place(state, seat, notation)
         except IllegalMove as exc:
-            raise IllegalMove(f"move {number} ('{text}'): {exc}") from None
+            raise IllegalMove(f"move {number} ('{_shown(text)}'): {exc}") from None
         decisions.append((seat, notation))
     while not state.over:
         seats = game.deciding_seats(state)
@@ -97,13 +103,19 @@ def play_game(game: Game, players: int | None, seed: int, agents: dict[int, Agen
                       state.turn, decisions, state.reason, state if keep_state else None)
 
 
+def _shown(text: str, limit: int = 60) -> str:
+    """A move as quoted in a message: whole when short, else its start (a moves file may
+    hold a line of any length)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _seat_and_notation(text: str, seats: Sequence[int]) -> tuple[int, str]:
     """A move line is `notation`, or `seat: notation` when several seats decide."""
     head, sep, rest = text.partition(":")
     if sep and head.strip().isdigit():
         seat = int(head.strip())
         if seat not in seats:
-            raise IllegalMove(f"'{text}': seat {seat} has no decision now "
+            raise IllegalMove(f"'{_shown(text)}': seat {seat} has no decision now "
                               f"(deciding: {', '.join(map(str, seats))})")
         return seat, rest.strip()
     return seats[0], text.strip()
@@ -111,11 +123,75 @@ def _seat_and_notation(text: str, seats: Sequence[int]) -> tuple[int, str]:
 
 # -- simulation -----------------------------------------------------------------------
 
+MAX_REASONS = 50
+"""Distinct end reasons a simulation counts one by one; the rest are counted together
+(a ruleset may write a number into its reason, and memory must stay flat)."""
+OTHER_REASONS = "(other reasons)"
+NO_REASON = "(no reason given)"
+ERROR_EXAMPLES = 5
+
+
 @dataclass
-class _Job:
+class Tally:
+    """Running totals of a simulation: the same few numbers however many games are
+    played, so a million games need no more memory than ten."""
+
+    games: int = 0
+    errors: int = 0
+    wins: Counter[int] = field(default_factory=Counter)
+    draws: int = 0
+    turns: int = 0
+    decisions: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+    error_examples: list[tuple[int, str]] = field(default_factory=list)
+    """The errors of the lowest seeds (at most ERROR_EXAMPLES), sorted by seed."""
+
+    def add_game(self, winners: Sequence[int], turns: int, decisions: int,
+                 reason: str | None) -> None:
+        if len(winners) == 1:
+            self.wins[winners[0]] += 1
+        else:
+            self.draws += 1
+        self.turns += turns
+        self.decisions += decisions
+        self.count_reason(reason or NO_REASON, 1)
+        self.games += 1
+
+    def add_error(self, seed: int, error: str) -> None:
+        self.errors += 1
+        self.games += 1
+        self._keep_examples([(seed, error)])
+
+    def count_reason(self, reason: str, count: int) -> None:
+        if reason in self.reasons or len(self.reasons) < MAX_REASONS:
+            self.reasons[reason] += count
+        else:
+            self.reasons[OTHER_REASONS] += count
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's games (a worker's batch) to this one."""
+        self.games += other.games
+        self.errors += other.errors
+        self.wins.update(other.wins)
+        self.draws += other.draws
+        self.turns += other.turns
+        self.decisions += other.decisions
+        for reason, count in other.reasons.items():
+            self.count_reason(reason, count)
+        self._keep_examples(other.error_examples)
+
+    def _keep_examples(self, new: list[tuple[int, str]]) -> None:
+        self.error_examples = sorted(self.error_examples + new)[:ERROR_EXAMPLES]
+
+
+@dataclass
+class _Batch:
+    """Games first … first+count-1 of a simulation, played by one worker."""
+
     game_ref: tuple[str, dict[str, Any]]
     players: int | None
-    seed: int
+    first: int
+    count: int
     agent: str
 
 
@@ -132,67 +208,118 @@ def _worker_game(ref: tuple[str, dict[str, Any]]) -> Game:
     return game
 
 
-def _run_one(job: _Job) -> dict[str, Any]:
+def _play_into(tally: Tally, game: Game, players: int, seed: int, agent: str) -> None:
+    """Play the game of `seed` and count it (a rule that fails counts as an error)."""
     try:
-        game = _worker_game(job.game_ref)
-        players = game.check_players(job.players)
-        result = play_game(game, players, job.seed, make_agents(players, job.seed, job.agent),
+        result = play_game(game, players, seed, make_agents(players, seed, agent),
                            keep_state=False)
-        return {"seed": job.seed, "winners": result.winners, "turns": result.turns,
-                "decisions": len(result.decisions), "error": None}
     except TabletopError as exc:
-        return {"seed": job.seed, "error": f"{type(exc).__name__}: {exc}"}
+        tally.add_error(seed, f"{type(exc).__name__}: {exc}")
+        return
+    tally.add_game(result.winners, result.turns, len(result.decisions), result.reason)
+
+
+def _run_batch(batch: _Batch) -> Tally:
+    game = _worker_game(batch.game_ref)
+    players = game.check_players(batch.players)
+    tally = Tally()
+    for seed in range(batch.first, batch.first + batch.count):
+        _play_into(tally, game, players, seed, batch.agent)
+    return tally
+
+
+def _batches(ref: tuple[str, dict[str, Any]], n: int, players: int | None, seed: int,
+             agent: str, largest: int) -> Iterator[_Batch]:
+    """The work, made as it is handed out: nothing proportional to n is ever held. The
+    first batches are single games, so progress shows at once; they grow to `largest`."""
+    start, size = 0, 1
+    while start < n:
+        count = min(size, n - start)
+        yield _Batch(ref, players, seed + start, count, agent)
+        start += count
+        size = min(2 * size, largest)
+
+
+@contextlib.contextmanager
+def _workers_deaf_to_ctrl_c() -> Iterator[None]:
+    """Ignore Ctrl-C while worker processes are started: they inherit that (a handler
+    would not survive their exec), so a worker still importing when Ctrl-C comes does
+    not die with a traceback. The price: a Ctrl-C in the milliseconds the pool takes to
+    start is lost (the next one works)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may change signal handling (and gets Ctrl-C)
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def worker_count(jobs: int, n: int) -> int:
+    """Processes worth starting: no more than the games, nor than the machine's cores."""
+    return max(1, min(jobs, n, os.cpu_count() or 1))
 
 
 def simulate(game_ref: tuple[str, dict[str, Any]], n: int, players: int | None, seed: int,
              agent: str = "random", jobs: int = 1,
              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Play `n` games (seeds seed … seed+n-1) and summarise them."""
+    """Play `n` games (seeds seed … seed+n-1) and summarise them.
+
+    Results are counted as they come (a Tally), so memory stays flat for any `n`. Ctrl-C
+    stops early: the games finished so far are summarised, with `interrupted` true."""
     started = time.perf_counter()
-    work = [_Job(game_ref, players, seed + i, agent) for i in range(n)]
-    results: list[dict[str, Any]] = []
-    if jobs > 1 and n > 1:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(jobs) as pool:
-            for r in pool.imap_unordered(_run_one, work, chunksize=max(1, n // (jobs * 8))):
-                results.append(r)
+    game = _worker_game(game_ref)
+    n_players = game.check_players(players)
+    tally = Tally()
+    interrupted = False
+    jobs = worker_count(jobs, n)
+    try:
+        if jobs > 1:
+            largest = max(1, min(8, n // (jobs * 8)))
+            ctx = multiprocessing.get_context("spawn")
+            with _workers_deaf_to_ctrl_c():
+                pool = ctx.Pool(jobs)
+            with pool:
+                for part in pool.imap_unordered(
+                        _run_batch, _batches(game_ref, n, players, seed, agent, largest)):
+                    tally.merge(part)
+                    if progress:
+                        progress(part.games)
+        else:
+            for i in range(n):
+                _play_into(tally, game, n_players, seed + i, agent)
                 if progress:
                     progress(1)
-    else:
-        for job in work:
-            results.append(_run_one(job))
-            if progress:
-                progress(1)
+    except KeyboardInterrupt:
+        interrupted = True
     elapsed = time.perf_counter() - started
-    return summarise(results, elapsed, _worker_game(game_ref), players)
+    report = summarise(tally, elapsed, game, players)
+    report["requested"] = n
+    report["interrupted"] = interrupted
+    return report
 
 
-def summarise(results: list[dict[str, Any]], elapsed: float, game: Game,
-              players: int | None) -> dict[str, Any]:
+def summarise(tally: Tally, elapsed: float, game: Game, players: int | None
+              ) -> dict[str, Any]:
+    """The contract of `simulate --json`: wins per seat, draws, errors (with the lowest
+    seeds' messages), how games ended (`end_reasons`), length and speed."""
     n_players = game.check_players(players)
-    ok = [r for r in results if r["error"] is None]
-    errors = [r for r in results if r["error"] is not None]
-    wins: Counter[int] = Counter()
-    draws = 0
-    for r in ok:
-        if len(r["winners"]) == 1:
-            wins[r["winners"][0]] += 1
-        else:
-            draws += 1
-    total_decisions = sum(r["decisions"] for r in ok)
+    finished = tally.games - tally.errors
     return {
         "game": game.name,
         "players": n_players,
         "options": game.options,
-        "games": len(results),
-        "errors": len(errors),
-        "error_examples": [{"seed": r["seed"], "error": r["error"]}
-                           for r in sorted(errors, key=lambda r: r["seed"])[:5]],
-        "wins_by_seat": {str(s): wins.get(s, 0) for s in range(1, n_players + 1)},
-        "draws": draws,
-        "mean_turns": round(sum(r["turns"] for r in ok) / len(ok), 2) if ok else 0,
-        "mean_decisions": round(total_decisions / len(ok), 2) if ok else 0,
+        "games": tally.games,
+        "errors": tally.errors,
+        "error_examples": [{"seed": seed, "error": error}
+                           for seed, error in tally.error_examples],
+        "wins_by_seat": {str(s): tally.wins.get(s, 0) for s in range(1, n_players + 1)},
+        "draws": tally.draws,
+        "end_reasons": dict(tally.reasons.most_common()),
+        "mean_turns": round(tally.turns / finished, 2) if finished else 0,
+        "mean_decisions": round(tally.decisions / finished, 2) if finished else 0,
         "seconds": round(elapsed, 3),
-        "games_per_second": round(len(results) / elapsed, 2) if elapsed > 0 else 0,
-        "decisions_per_second": round(total_decisions / elapsed, 1) if elapsed > 0 else 0,
+        "games_per_second": round(tally.games / elapsed, 2) if elapsed > 0 else 0,
+        "decisions_per_second": round(tally.decisions / elapsed, 1) if elapsed > 0 else 0,
     }

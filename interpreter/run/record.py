@@ -4,12 +4,18 @@ A save holds no state, only what made it: the same ruleset (checked by its hash)
 options, player count and seed, replayed through the same decisions, give the same
 game (principle 3). That keeps save files small, readable and valid across engine
 changes that do not change the rules.
+
+A save is also the referee's record: its seed decides every hidden card and die, and its
+decisions include secret picks. So it is written readable by its owner only, and no
+message ever quotes what it holds; reading one checks every field and bounds its size
+and depth, so a damaged or hostile file is one clear SaveFileError.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,28 +63,101 @@ class SavedGame:
 
     @classmethod
     def from_json(cls, data: Any, where: str = "save file") -> SavedGame:
-        """Check a decoded save file's shape; every problem is a SaveFileError naming `where`."""
+        """Check a decoded save file field by field; every problem is a SaveFileError
+        naming `where` and the field, and quoting nothing of the file (it holds secrets)."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveFileError(f"{where} is not a tabletop saved game")
-        if data.get("version") != SAVE_VERSION:
-            raise SaveFileError(f"{where} is a version {data.get('version')!r} save; this "
-                                f"tabletop reads version {SAVE_VERSION}")
-        try:
-            game = data["game"]
-            digest = data["ruleset_hash"]
-            options = data["options"]
-            players = data["players"]
-            seed = data["seed"]
-            seats = {int(s): kind for s, kind in data["seats"].items()}
-            decisions = [(int(seat), notation) for seat, notation in data["decisions"]]
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise SaveFileError(f"{where} is damaged ({type(exc).__name__}: {exc})") from None
-        if not (isinstance(game, str) and isinstance(digest, str) and isinstance(options, dict)
-                and type(players) is int and type(seed) is int
-                and all(isinstance(k, str) for k in seats.values())
-                and all(isinstance(n, str) for _, n in decisions)):
-            raise SaveFileError(f"{where} is damaged (a field has the wrong type)")
-        return cls(game, digest, options, players, seed, seats, decisions)
+        version = data.get("version")
+        if type(version) is not int or version != SAVE_VERSION:  # `true` is no version 1
+            raise SaveFileError(f"{where} was written in a save format this tabletop cannot "
+                                f"read (field 'version'; it reads version {SAVE_VERSION})")
+        for key in ("game", "ruleset_hash", "options", "players", "seed", "seats",
+                    "decisions"):
+            if key not in data:
+                raise _damaged(where, key, "is missing")
+        game = data["game"]
+        if not (isinstance(game, str) and GAME_NAME.fullmatch(game)):
+            raise _damaged(where, "game", "must be a game's name (lowercase letters, digits "
+                           "and dashes; never a path)")
+        digest = data["ruleset_hash"]
+        if not (isinstance(digest, str) and HASH.fullmatch(digest)):
+            raise _damaged(where, "ruleset_hash", "must be 64 hexadecimal digits")
+        options = data["options"]
+        if not (isinstance(options, dict) and len(options) <= MAX_OPTIONS and all(
+                isinstance(k, str) and len(k) <= MAX_OPTION_TEXT and _option_value_ok(v)
+                for k, v in options.items())):
+            raise _damaged(where, "options", "must map option names to true/false, whole "
+                           "numbers or short texts")
+        players = data["players"]
+        if not (type(players) is int and 1 <= players <= MAX_PLAYERS):
+            raise _damaged(where, "players", f"must be a whole number from 1 to {MAX_PLAYERS}")
+        seed = data["seed"]
+        if not (type(seed) is int and abs(seed) < 10 ** MAX_SEED_DIGITS):
+            raise _damaged(where, "seed", f"must be a whole number of at most "
+                           f"{MAX_SEED_DIGITS} digits")
+        return cls(game, digest, dict(options), players, seed,
+                   _seats(data["seats"], players, where),
+                   _decisions(data["decisions"], players, where))
+
+
+SAVE_FILE_LIMIT = 32 * 1024 * 1024
+"""Largest save file read (bytes): far above a game at the default decision budget
+(200,000 decisions of some 30 bytes each), small enough to refuse a runaway file."""
+MAX_SEED_DIGITS = 100
+"""Seeds in save files (and on the command line) have at most this many digits."""
+MAX_PLAYERS = 10_000
+MAX_OPTIONS = 1_000
+MAX_OPTION_TEXT = 200
+MAX_NOTATION = 10_000
+GAME_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
+"""A ruleset's `game.name` (the schema's pattern): a name to look up, never a path."""
+HASH = re.compile(r"[0-9a-f]{64}")
+_SEAT_KEY = re.compile(r"[0-9]{1,5}")
+
+
+def _damaged(where: str, key: str, problem: str) -> SaveFileError:
+    return SaveFileError(f"{where} is damaged: field '{key}' {problem}")
+
+
+def _option_value_ok(value: Any) -> bool:
+    if isinstance(value, str):
+        return len(value) <= MAX_OPTION_TEXT
+    return type(value) in (bool, int) and abs(value) < 10 ** MAX_SEED_DIGITS
+
+
+def _seats(raw: Any, players: int, where: str) -> dict[int, str]:
+    """`{"1": "human", ...}` with seats of the game and known kinds of player."""
+    from interpreter.agents import AGENTS
+
+    kinds = {"human", *AGENTS}
+    if not isinstance(raw, dict):
+        raise _damaged(where, "seats", "must map seat numbers to kinds of player")
+    seats: dict[int, str] = {}
+    for key, kind in raw.items():
+        if not (isinstance(key, str) and _SEAT_KEY.fullmatch(key)
+                and 1 <= int(key) <= players):
+            raise _damaged(where, "seats", f"must name seats from 1 to {players} (the "
+                           "'players' field)")
+        if not (isinstance(kind, str) and kind in kinds):
+            raise _damaged(where, "seats", f"must give each seat one of "
+                           f"{', '.join(sorted(kinds))}")
+        seats[int(key)] = kind
+    return seats
+
+
+def _decisions(raw: Any, players: int, where: str) -> list[tuple[int, str]]:
+    """`[[seat, notation], ...]` with seats of the game and notations as text."""
+    if not isinstance(raw, list):
+        raise _damaged(where, "decisions", "must be a list of [seat, notation] pairs")
+    out: list[tuple[int, str]] = []
+    for number, item in enumerate(raw, start=1):
+        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
+                and 1 <= item[0] <= players and isinstance(item[1], str)
+                and 0 < len(item[1]) <= MAX_NOTATION):
+            raise _damaged(where, "decisions", f"item {number} must be [seat, notation]: a "
+                           f"seat from 1 to {players} and the option's notation as text")
+        out.append((item[0], item[1]))
+    return out
 
 
 def save_text(saved: SavedGame) -> str:
@@ -93,16 +172,18 @@ def save_text(saved: SavedGame) -> str:
 
 
 def write_save(path: str | Path, saved: SavedGame) -> None:
-    """Write atomically (temporary file, then rename) so a crash never leaves half a save."""
+    """Write atomically (temporary file, then rename) so a crash never leaves half a save,
+    readable by its owner only (0600, also when replacing a file that was more open): a
+    save holds the seed and every decision, secret ones too, so it is the referee's record."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     text = save_text(saved)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         try:
+            os.fchmod(fd, SAVE_MODE)
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(text)
-            os.chmod(tmp, _file_mode(target))
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -111,51 +192,86 @@ def write_save(path: str | Path, saved: SavedGame) -> None:
         raise SaveFileError(f"cannot save the game to {path}: {exc.strerror or exc}") from None
 
 
-def _file_mode(target: Path) -> int:
-    """Keep an existing save's permissions; a new one gets the usual (umask) ones,
-    not the private mode of a temporary file."""
-    try:
-        return target.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+SAVE_MODE = 0o600
+"""Owner read and write, nobody else: what every save file is written with."""
 
 
 def read_save(path: str | Path) -> SavedGame:
-    """Read and check a save file's shape (not yet whether it fits its ruleset)."""
+    """Read and check a save file's shape (not yet whether it fits its ruleset). Nothing
+    of the file's content is quoted in a message: it holds the seed and secret picks."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            raw = file.read(SAVE_FILE_LIMIT + 1)
     except OSError as exc:
         raise SaveFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > SAVE_FILE_LIMIT:
+        raise SaveFileError(f"{path} is not a tabletop saved game (larger than "
+                            f"{SAVE_FILE_LIMIT // (1024 * 1024)} MiB)")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SaveFileError(f"{path} is not a tabletop saved game (not text)") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise SaveFileError(f"{path} is not a tabletop saved game (not JSON: {exc})") from None
+        raise SaveFileError(f"{path} is not a tabletop saved game (not JSON: {exc.msg} at "
+                            f"line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise SaveFileError(f"{path} is not a tabletop saved game (nested too deeply)"
+                            ) from None
+    except ValueError:  # a number too long to convert (Python's int-string limit)
+        raise SaveFileError(f"{path} is damaged: it holds a number too long to read"
+                            ) from None
     return SavedGame.from_json(data, str(path))
 
 
+def _no_constant(name: str) -> Any:
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
 def check_ruleset(saved: SavedGame, loaded: LoadedRuleset, where: str = "the save") -> None:
-    """Refuse a save made for another game or for a since-changed ruleset."""
+    """Refuse a save made for another game or for a since-changed ruleset; when its hash
+    is that of another bundled game's ruleset, say which game it really is."""
     name = loaded.model.game.name
     if saved.game != name:
         raise SaveFileError(f"{where} is a game of '{saved.game}', not of '{name}'")
     if saved.ruleset_hash != loaded.content_hash:
+        other = bundled_game_with_hash(saved.ruleset_hash)
+        if other is not None and other != name:
+            raise SaveFileError(f"{where} is damaged: its field 'game' says '{saved.game}' "
+                                f"but its ruleset hash is that of '{other}'")
         raise SaveFileError(f"the ruleset changed since this game was saved ({loaded.path}); "
                             f"{where} cannot be replayed")
 
 
+def bundled_game_with_hash(digest: str) -> str | None:
+    """The bundled game whose ruleset has this content hash, if any."""
+    from interpreter.api import load
+    from interpreter.errors import TabletopError
+    from interpreter.load.catalog import bundled_names
+
+    for name in bundled_names():
+        try:
+            if load(name).content_hash == digest:
+                return name
+        except TabletopError:
+            continue
+    return None
+
+
 def replay(game: Game, saved: SavedGame, where: str = "the save") -> State:
-    """The saved game's current state: a new game replayed through every decision."""
+    """The saved game's current state: a new game replayed through every decision. An
+    illegal decision is named by its number and seat, never by what was chosen (it may
+    be a secret pick)."""
     state = game.new_state(saved.players, saved.seed)
     for number, (seat, notation) in enumerate(saved.decisions, start=1):
         try:
             game.apply_in_place(state, seat, notation)
-        except IllegalMove as exc:
-            raise SaveFileError(f"decision {number} of {where} (seat {seat}: '{notation}') "
-                                f"is no longer legal: {exc}") from None
+        except IllegalMove:
+            raise SaveFileError(f"decision {number} of {where} (seat {seat}) is not legal "
+                                f"when the game is replayed: the file was changed, or "
+                                f"written by a tabletop that plays these rules differently"
+                                ) from None
     return state
 
 

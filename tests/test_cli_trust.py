@@ -1,0 +1,509 @@
+"""Issue 9: secrets stay secret, and every bad input gets a clear message.
+
+Seeds decide every hidden card and die, so a fresh one is 128 random bits shown only
+once the game is over; hot-seat screens leave nothing in the terminal's scrollback;
+save files (the referee's record) are private and checked field by field; and odd
+command lines, full disks and closed inputs end in one message, never a traceback.
+Real processes are used where only they show the problem (/dev/full, a closed stdin,
+Ctrl-C, a terminal in tmux).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from interpreter.agents import make_agent
+from interpreter.api import load, load_game
+from interpreter.cli.app import app
+from interpreter.cli.play import PlaySession
+from interpreter.cli.play_command import build_agents
+from interpreter.run import playout, record, rng
+from interpreter.run.record import SavedGame, read_save, write_save
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+HIGH_RISE_MOVES = 25  # a player's decisions in High Rise on its default 3×3 board
+
+
+def invoke(*args: str, input: str | None = None) -> Any:
+    result = runner.invoke(app, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        repr(result.exception))
+    assert "internal error" not in result.output + result.stderr, result.stderr
+    return result
+
+
+def tabletop() -> list[str]:
+    exe = shutil.which("tabletop")
+    return [exe] if exe else [sys.executable, "-m", "interpreter.cli"]
+
+
+def run_process(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    if "stdout" not in kwargs:
+        kwargs["capture_output"] = True
+    done = subprocess.run([*tabletop(), *args], text=True, timeout=60, check=False,
+                          cwd=ROOT, **kwargs)
+    for bad in ("Traceback", "internal error", "Exception ignored"):
+        assert bad not in done.stderr, done.stderr
+    return done
+
+
+# -- 1. seeds are secrets ------------------------------------------------------------------
+
+def test_a_fresh_seed_is_128_bits_hidden_until_the_end_then_replays_the_game(
+        tmp_path: Path) -> None:
+    """Without --seed nothing about the seed shows during play; at the end it is shown
+    as a command, and that command plays the very same game again."""
+    save = tmp_path / "g.json"
+    moves = "1\n" * (HIGH_RISE_MOVES + 5)
+    first = invoke("play", "high-rise", "--save", str(save), input=moves)
+    assert first.exit_code == 0, first.stderr
+    before, sep, after = first.stdout.partition("Game over")
+    assert sep and "seed" not in before.lower()
+    shown = re.search(r"This game's seed was (\d+); play it again from the start with:\s+"
+                      r"(tabletop play high-rise .*--seed (\d+))", after)
+    assert shown, after
+    seed = int(shown.group(1))
+    assert seed == int(shown.group(3)) == read_save(save).seed
+    assert seed.bit_length() > 64  # 128 random bits; ≤ 64 has probability 2**-64
+
+    again = invoke(*shlex.split(shown.group(2))[1:], input=moves)
+    assert again.exit_code == 0
+    replayed = again.stdout.partition("Game over")[2]
+    assert replayed.partition("This game's seed")[0] == after.partition("The finished")[0]
+    assert shown.group(0) in replayed
+
+
+def test_a_save_that_fails_when_quitting_is_said_and_the_seed_still_shown(
+        tmp_path: Path) -> None:
+    game = load_game("caldera")
+    seats = {1: "human", 2: "random"}
+    answers = iter(["quit", "y", str(tmp_path / "no-such-folder" / "later.json")])
+    out = io.StringIO()
+    session = PlaySession(game, game.new_state(2, 5), seats, build_agents(seats, 5),
+                          SavedGame.start(game, 2, 5, seats), Console(file=out, width=100),
+                          lambda prompt: next(answers), interactive=True, colour=False,
+                          replay="tabletop play caldera --players 2 --seed 5")
+    assert session.run() == 0
+    assert "Not saved: cannot save the game" in out.getvalue()
+    assert "This game's seed was 5" in out.getvalue()
+
+
+@pytest.mark.parametrize(("keys", "stop"), [("quit\n", "Game stopped."),
+                                            ("", "End of input")])
+def test_stopping_shows_the_seed_only_then(keys: str, stop: str) -> None:
+    result = invoke("play", "caldera", input=keys)
+    before, sep, after = result.stdout.partition(stop)
+    assert sep and "seed" not in before.lower()
+    assert re.search(r"seed was \d+; play it again from the start with:\s+tabletop play "
+                     r"caldera --players 2 --seed \d+", after), after
+
+
+def test_a_loaded_games_computer_players_are_reseeded_by_a_hash() -> None:
+    """Loading after k decisions used to seed the players like a new game of seed S + k
+    (a linear function of the seed); now each is derive_seed(S, "agent", seat, k)."""
+    seats = {1: "human", 2: "random", 3: "random"}
+    seed, k = 41, 9
+    resumed = build_agents(seats, seed, resumed_after=k)
+    assert set(resumed) == {2, 3}
+    for seat, agent in resumed.items():
+        expected = make_agent("random", rng.derive_seed(seed, "agent", seat, k))
+        assert agent.rng.getstate() == expected.rng.getstate()  # type: ignore[attr-defined]
+        linear = build_agents(seats, seed + k)[seat]
+        assert agent.rng.getstate() != linear.rng.getstate()  # type: ignore[attr-defined]
+
+
+def test_seeds_on_the_command_line() -> None:
+    """Any whole number of either sign up to 100 digits is a seed (hashed like any other);
+    anything else is one short message, not Python's int() error."""
+    negative = invoke("run", "caldera", "--seed", "-5", "--json")
+    assert negative.exit_code == 0 and json.loads(negative.stdout)["seed"] == -5
+    assert invoke("run", "high-rise", "--seed", "9" * 100, "--json").exit_code == 0
+    for bad in ("1e9", "9" * 5000, "", "1_000", "٣"):
+        result = invoke("run", "caldera", "--seed", bad)
+        assert result.exit_code != 0
+        assert "a seed is a whole number of at most 100 digits" in result.stderr
+        assert len(result.stderr) < 1000
+
+
+# -- 2. hot-seat screens leave nothing behind ----------------------------------------------
+
+def test_hand_over_clears_screen_and_scrollback_on_a_private_screen() -> None:
+    """On a terminal, seats' screens go on the alternate screen, and each hand-over erases
+    the screen and then the scrollback (ESC[2J ESC[3J): tmux and VTE push a cleared
+    screen into the scrollback, so ESC[2J alone kept the last seat's secret there."""
+    game = load_game("bottoms-up")
+    seats = {1: "human", 2: "human", 3: "random", 4: "random"}
+    state = game.new_state(4, 7)
+    answers = iter(["", "1", "", "quit"])
+    out = io.StringIO()
+    console = Console(file=out, width=100, force_terminal=True, color_system=None,
+                      _environ={"TERM": "xterm-256color"})
+    session = PlaySession(game, state, seats, build_agents(seats, 7),
+                          SavedGame.start(game, 4, 7, seats), console,
+                          lambda prompt: next(answers), interactive=False, colour=False)
+    assert session.run() == 0
+    text = out.getvalue()
+    enter, leave, wipe = "\x1b[?1049h", "\x1b[?1049l", "\x1b[2J\x1b[3J\x1b[H"
+    seat1 = text.index("secret colour Player 1")
+    seat2 = text.index("Pass the keyboard to Player 2")
+    assert text.index(enter) < text.index("Pass the keyboard to Player 1") < seat1
+    assert wipe in text[seat1:seat2]
+    assert text.rindex("secret colour Player 2") < text.rindex(leave) < text.index(
+        "Game stopped")
+    assert "secret colour" not in text[text.rindex(leave):]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (a real terminal)")
+def test_hot_seat_in_a_real_terminal_leaves_no_secret_in_the_scrollback() -> None:
+    """`tabletop play` in tmux: while seat 2 is at the keyboard, the whole history of the
+    pane (scrollback included) holds nothing of seat 1's secret colour."""
+    tmux = ["tmux", "-L", f"tabletop-test-{os.getpid()}", "-f", "/dev/null"]
+    command = shlex.join([*tabletop(), "play", "bottoms-up", "--players", "4", "--seat",
+                          "1=human", "--seat", "2=human", "--seed", "7"]) + "; sleep 60"
+    subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40",
+                    "-c", str(ROOT), command], check=True, timeout=30)
+
+    def history() -> str:
+        return subprocess.run([*tmux, "capture-pane", "-p", "-t", "t", "-S", "-", "-E", "-"],
+                              capture_output=True, text=True, check=True, timeout=30).stdout
+
+    def wait_for(text: str) -> str:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            seen = history()
+            if text in seen:
+                return seen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never showed; the pane holds:\n{history()}")
+
+    def keys(*typed: str) -> None:
+        subprocess.run([*tmux, "send-keys", "-t", "t", *typed], check=True, timeout=30)
+
+    try:
+        wait_for("Player 1, press Enter")
+        keys("Enter")
+        seat1 = wait_for("Player 1>")
+        assert re.search(r"secret colour Player 1 \w+", seat1)
+        keys("1", "Enter")
+        handed = wait_for("Player 2, press Enter")
+        assert "secret colour" not in handed, handed
+        keys("Enter")
+        seat2 = wait_for("Player 2>")
+        assert "secret colour Player 2" in seat2
+        assert "secret colour Player 1" not in seat2, seat2
+        keys("quit", "Enter")
+        after = wait_for("Save this game")  # back on the ordinary screen
+        assert "secret colour" not in after, after
+    finally:
+        subprocess.run([*tmux, "kill-server"], check=False, timeout=30)
+
+
+# -- 3. save files are the referee's record ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def caldera_save(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A real save of a caldera game (seed 1) after a few decisions, as JSON data."""
+    save = tmp_path_factory.mktemp("save") / "c.json"
+    result = invoke("play", "caldera", "--seed", "1", "--save", str(save), input="1\nquit\n")
+    assert result.exit_code == 0
+    return json.loads(save.read_text())
+
+
+def test_save_files_are_readable_by_their_owner_only(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        new = tmp_path / "new.json"
+        assert invoke("play", "caldera", "--save", str(new), input="quit\n").exit_code == 0
+        assert stat.S_IMODE(new.stat().st_mode) == 0o600
+        shared = tmp_path / "shared.json"
+        shared.write_text("{}")
+        shared.chmod(0o644)
+        write_save(shared, read_save(new))
+        assert stat.S_IMODE(shared.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+    assert "0600" in invoke("play", "--help").stdout
+
+
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], Any]:
+    return lambda d: d.update({key: value})
+
+
+def _high_rise_hash(d: dict[str, Any]) -> None:
+    d["ruleset_hash"] = load("high-rise").content_hash
+
+
+# (what to do to the save's data, or its text; what the message must say)
+TAMPERED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("deep", lambda d: '{"format": "tabletop-save", "x": ' + "[" * 100_000 + "]" * 100_000
+     + "}", "nested too deeply"),
+    ("long-seed", lambda d: json.dumps(d).replace('"seed": 1', '"seed": 1' + "0" * 5000),
+     "number too long"),
+    ("nan-seed", lambda d: json.dumps(d).replace('"seed": 1', '"seed": NaN'), "not JSON"),
+    ("version-true", _set("version", True), "field 'version'"),
+    ("float-seed", _set("seed", 1.5), "field 'seed'"),
+    ("text-seed", _set("seed", "1"), "field 'seed'"),
+    ("big-seed", _set("seed", 10 ** 100), "field 'seed'"),
+    ("game-path", _set("game", "/etc/passwd"), "field 'game'"),
+    ("game-yaml", _set("game", "caldera.yaml"), "field 'game'"),
+    ("other-hash", _high_rise_hash, "ruleset hash is that of 'high-rise'"),
+    ("decision-text-seat", lambda d: d["decisions"].insert(0, ["1", "x"]), "field 'decisions'"),
+    ("decision-bool-seat", lambda d: d["decisions"].insert(0, [True, "x"]),
+     "field 'decisions'"),
+    ("decision-short", lambda d: d["decisions"].insert(0, [1]), "field 'decisions'"),
+    ("decision-seat-9", lambda d: d["decisions"].insert(0, [9, "x"]), "field 'decisions'"),
+    ("decisions-dict", _set("decisions", {"1": "x"}), "field 'decisions'"),
+    ("seat-out-of-range", lambda d: d["seats"].update({"5": "human"}), "field 'seats'"),
+    ("seat-kind", lambda d: d["seats"].update({"2": "robot"}), "field 'seats'"),
+    ("players-0", _set("players", 0), "field 'players'"),
+    ("players-7", _set("players", 7), "field 'players'"),
+    ("option-value", lambda d: d["options"].update(power_play="maybe"), "field 'options'"),
+    ("option-unknown", lambda d: d["options"].update(nope=True), "field 'options'"),
+    ("option-list", lambda d: d["options"].update(power_play=[[1]]), "field 'options'"),
+    ("missing", lambda d: d.pop("players"), "field 'players' is missing"),
+]
+
+
+@pytest.mark.parametrize(("tamper", "message"), [(t, m) for _, t, m in TAMPERED],
+                         ids=[i for i, _, _ in TAMPERED])
+def test_a_bad_save_is_one_clear_message_naming_the_file(
+        tmp_path: Path, caldera_save: dict[str, Any], tamper: Callable[..., Any],
+        message: str) -> None:
+    data = json.loads(json.dumps(caldera_save))
+    text = tamper(data)
+    save = tmp_path / "tampered.json"
+    save.write_text(text if isinstance(text, str) else json.dumps(data))
+    result = invoke("play", "--load", str(save), input="quit\n")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {save}") or f" {save} " in result.stderr
+    assert message in result.stderr, result.stderr
+    assert len(result.stderr) < 600
+
+
+def test_a_save_never_names_a_file_to_read(tmp_path: Path,
+                                           caldera_save: dict[str, Any]) -> None:
+    """The `game` field used to be loaded as a path, echoing that file's first line."""
+    private = tmp_path / "private.yaml"
+    private.write_text("TOP-SECRET first line\n")
+    save = tmp_path / "s.json"
+    save.write_text(json.dumps({**caldera_save, "game": str(private)}))
+    result = invoke("play", "--load", str(save))
+    assert result.exit_code == 1 and "field 'game'" in result.stderr
+    assert "TOP-SECRET" not in result.stdout + result.stderr
+
+
+def test_messages_about_a_save_never_quote_its_decisions(
+        tmp_path: Path, caldera_save: dict[str, Any]) -> None:
+    data = json.loads(json.dumps(caldera_save))
+    data["decisions"].insert(0, [1, "zz-secret-pick"])
+    save = tmp_path / "s.json"
+    save.write_text(json.dumps(data))
+    result = invoke("play", "--load", str(save))
+    assert result.exit_code == 1 and "decision 1" in result.stderr
+    assert "zz-secret-pick" not in result.stdout + result.stderr
+
+
+def test_a_huge_save_is_refused_before_it_is_parsed(
+        tmp_path: Path, caldera_save: dict[str, Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(record, "SAVE_FILE_LIMIT", 200)
+    save = tmp_path / "big.json"
+    save.write_text(json.dumps(caldera_save))
+    result = invoke("play", "--load", str(save))
+    assert result.exit_code == 1 and "larger than" in result.stderr
+
+
+# -- 4. bad input on the command line -------------------------------------------------------
+
+def test_docs_out_must_be_a_folder_it_can_write(tmp_path: Path) -> None:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine")
+    for args in (["--out", str(a_file)], ["--pdf", str(a_file), "--check"],
+                 ["--out", "/proc/no-such-folder/docs"]):
+        result = invoke("docs", *args)
+        assert result.exit_code == 1 and result.stderr.startswith("error: "), result.stderr
+    assert a_file.read_text() == "mine"
+
+
+def test_docs_never_empties_a_folder_of_other_files(tmp_path: Path) -> None:
+    """`docs` only ever removes files it wrote there itself (its manifest): `--out .` in a
+    project adds the rulebooks and leaves every other file alone."""
+    (tmp_path / "README.md").write_text("mine")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.py").write_text("print()")
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide" / "index.md").write_text("my guide")
+    result = invoke("docs", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "caldera" / "index.md").is_file()
+    assert (tmp_path / "README.md").read_text() == "mine"
+    assert (tmp_path / "src" / "main.py").is_file()
+    assert (tmp_path / "guide" / "index.md").read_text() == "my guide"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["list"], ["run", "high-rise", "--seed", "1", "--json"],
+                                  ["--help"]])
+def test_output_to_a_full_disk_is_one_message(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = run_process(args, stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "error: cannot write the output: No space left on device"
+
+
+@pytest.mark.parametrize("args", [["play", "caldera"],
+                                  ["run", "caldera", "--seed", "1", "--moves", "-"]])
+def test_a_closed_stdin_is_one_message(args: list[str]) -> None:
+    done = run_process(args, preexec_fn=lambda: os.close(0))
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: standard input is closed"), done.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["run", "caldera", "--moves", ""], "--moves takes a file name"),
+    (["run", "x" * 5000], "unknown game 'xxxxx"),
+    (["run", "x/" + "x" * 5000], "File name too long"),
+    (["play", "--load", str(ROOT)], "is a directory"),
+])
+def test_odd_arguments_give_one_clear_message(args: list[str], message: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code in (1, 2)  # 2: Click's usage errors, which main() makes 1
+    assert message in result.stderr, result.stderr
+    assert len(result.stderr) < 1000
+
+
+def test_a_runaway_moves_line_is_refused_without_quoting_it(tmp_path: Path) -> None:
+    moves = tmp_path / "moves.txt"
+    moves.write_text("x" * 1_000_000 + "\n")
+    result = invoke("run", "caldera", "--moves", str(moves))
+    assert result.exit_code == 1
+    assert "line 1: a move of 1,000,000 characters" in result.stderr
+    assert len(result.stderr) < 500
+
+
+def test_simulate_streams_its_games(tmp_path: Path) -> None:
+    """A million games are neither listed nor kept: memory stays flat, and stopping
+    (Ctrl-C, here from the progress callback) reports the games played so far."""
+    ref = (str(ROOT / "rulesets" / "high-rise.yaml"), {})
+    playout._worker_game(ref)  # loading the ruleset is not what is measured
+    played = 0
+
+    def progress(k: int) -> None:
+        nonlocal played
+        played += k
+        if played == 3:
+            raise KeyboardInterrupt
+
+    tracemalloc.start()
+    try:
+        report = playout.simulate(ref, 1_000_000, None, 1, progress=progress)
+        peak = tracemalloc.get_traced_memory()[1]
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C ended the simulation without a report")
+    finally:
+        tracemalloc.stop()
+    assert report["interrupted"] and report["games"] == 3 and report["requested"] == 10 ** 6
+    assert sum(report["wins_by_seat"].values()) + report["draws"] == 3
+    assert peak < 5_000_000, peak
+
+
+def test_simulate_starts_no_more_workers_than_games_or_cores(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+
+    class InlinePool:
+        def __init__(self, processes: int, **kwargs: Any) -> None:
+            started.append(processes)
+
+        def __enter__(self) -> InlinePool:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def imap_unordered(self, fn: Callable[[Any], Any], work: Any,
+                           chunksize: int = 1) -> Any:
+            return map(fn, work)
+
+    class Context:
+        Pool = InlinePool
+
+    monkeypatch.setattr(playout.multiprocessing, "get_context", lambda kind: Context)
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    ref = (str(ROOT / "rulesets" / "high-rise.yaml"), {})
+    assert playout.simulate(ref, 3, None, 1, jobs=64)["games"] == 3
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert playout.simulate(ref, 5, None, 1, jobs=64)["games"] == 5
+    assert started == [3, 2]
+
+
+def _wait_for_workers(pid: int, count: int) -> None:
+    """Until the process has started `count` worker processes (and a moment more)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if not children.exists():
+            time.sleep(4)  # no /proc: give it time
+            return
+        if len(children.read_text().split()) >= count:
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
+
+
+def test_ctrl_c_stops_a_parallel_simulation_and_reports_it() -> None:
+    """SIGINT to the whole process group, as a terminal's Ctrl-C sends it: workers leave
+    it to the main process, which stops them and prints the games played so far."""
+    proc = subprocess.Popen(
+        [*tabletop(), "simulate", "high-rise", "-n", "1000000", "--jobs", "2", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        _wait_for_workers(proc.pid, 2)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    report = json.loads(out)
+    assert report["interrupted"] is True and report["requested"] == 1_000_000
+    assert report["games"] == sum(report["wins_by_seat"].values()) + report["draws"]
+
+
+# -- 5. simulate reports how the games ended -------------------------------------------------
+
+def test_simulate_reports_end_reasons() -> None:
+    result = invoke("simulate", "high-rise", "-n", "4", "--seed", "2", "--json")
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    for key in ("games", "errors", "wins_by_seat", "draws", "mean_turns",
+                "games_per_second", "end_reasons"):
+        assert key in report
+    reasons = report["end_reasons"]
+    assert reasons and all(isinstance(k, str) and v > 0 for k, v in reasons.items())
+    assert sum(reasons.values()) == report["games"] - report["errors"] == 4
+    table = invoke("simulate", "high-rise", "-n", "2")
+    assert "How the games ended" in table.stdout
+    assert next(iter(reasons))[:20] in table.stdout.replace("\n", " ")
