@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from interpreter.errors import Diagnostic, RulesetError, did_you_mean
+from interpreter.errors import Diagnostic, Location, RulesetError, did_you_mean
 from interpreter.load.schema import Ruleset
 from interpreter.load.yaml_source import Source, locate, parse_yaml, read_yaml
 from interpreter.primitives import PRIMITIVES
@@ -74,16 +74,27 @@ def _model_at(loc: tuple[Any, ...]) -> type[BaseModel] | None:
     return current[0] if len(current) == 1 else None
 
 
+MAX_DIAGNOSTICS = 50
+"""Most schema problems reported at once: a generated file can hold a hundred thousand
+wrong items, and printing each (with its source line) would flood the terminal."""
+
+
 def _diagnose(exc: ValidationError, tree: Any, source: Source) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen: set[tuple[Any, str]] = set()
-    for err in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    for n, err in enumerate(errors):
         loc = tuple(err["loc"])
         kind = err["type"]
-        where = locate(tree, loc, key=kind == "extra_forbidden")
+        where = locate(tree, loc, key=kind in ("extra_forbidden", "invalid_key"))
         key = (str(where), kind)
         if key in seen:
             continue
+        if len(out) == MAX_DIAGNOSTICS:
+            out.append(source.diagnostic(
+                f"... and up to {len(errors) - n:,} more problems, from here on (tabletop "
+                f"reports the first {MAX_DIAGNOSTICS})", where))
+            break
         seen.add(key)
         last = loc[-1] if loc else None
         hint = expected = None
@@ -102,6 +113,10 @@ def _diagnose(exc: ValidationError, tree: Any, source: Source) -> list[Diagnosti
             message = f"unknown effect '{tag}'" if tag else "an effect must be a mapping"
             hint = did_you_mean(tag, PRIMITIVES)
             expected = "an effect: " + ", ".join(sorted(PRIMITIVES))
+        elif kind == "invalid_key" or (last == "[key]" and kind == "string_type"):
+            message = "a key here must be text"
+            hint = "write it in quotes (YAML reads 1, true and null as a number, a truth " \
+                   "value and nothing)"
         elif kind == "literal_error":
             message = f"'{err.get('input')}' is not allowed here"
             expected = str(err.get("ctx", {}).get("expected", ""))
@@ -117,14 +132,20 @@ def _diagnose(exc: ValidationError, tree: Any, source: Source) -> list[Diagnosti
 
 def validate_tree(tree: Any, source: Source) -> Ruleset:
     """Validate a located YAML tree into the ruleset model."""
+    start = getattr(tree, "loc", None) or Location(source.path, 1, 1)
     if not isinstance(tree, dict):
+        empty = "the file is empty: " if tree is None else ""
         raise RulesetError([source.diagnostic(
-            "a ruleset must be a YAML mapping with keys such as game, pieces, zones, turn",
-            getattr(tree, "loc", None))])
+            f"{empty}a ruleset must be a YAML mapping with keys such as game, pieces, zones, "
+            "turn", start)])
     try:
         return Ruleset.model_validate(tree)
     except ValidationError as exc:
         raise RulesetError(_diagnose(exc, tree, source)) from None
+    except (RecursionError, MemoryError) as exc:  # the YAML limits should make this unreachable
+        what = "memory" if isinstance(exc, MemoryError) else "recursion depth"
+        raise RulesetError([source.diagnostic(
+            f"this ruleset is too complex to check (Python ran out of {what})", start)]) from None
 
 
 def load_ruleset(path: str | Path) -> LoadedRuleset:

@@ -6,6 +6,7 @@ later; they carry the YAML location so a bad name is reported where it was writt
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 from pydantic import (
@@ -54,6 +55,8 @@ class _LocatedText:
         if isinstance(value, int | float) and not isinstance(value, bool) and (
             "number" in cls.json_types
         ):
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError("a number here must be finite (not .nan or .inf)")
             return cls(repr(value), getattr(value, "loc", None))
         if isinstance(value, str):
             return cls(str(value), getattr(value, "loc", None))
@@ -115,9 +118,8 @@ class Node(BaseModel):
         loc = getattr(data, "loc", None)
         if loc is not None:
             object.__setattr__(model, "__tabletop_loc__", loc)
-            key_locs = getattr(data, "key_locs", None)
-            if key_locs:
-                _locate_numbers(model, key_locs)
+            if getattr(data, "key_locs", None):
+                _locate_numbers(model, data)
         return model
 
     @property
@@ -125,10 +127,26 @@ class Node(BaseModel):
         return self.__dict__.get("__tabletop_loc__") or getattr(self, "__tabletop_loc__", None)
 
 
-def _locate_numbers(model: BaseModel, key_locs: dict[Any, Location]) -> None:
-    """An expression written as a plain number (`count: 3`) has no position of its own
-    (YAML numbers are not located): give it its key's, so errors about it are located."""
+def _locate_numbers(model: BaseModel, data: Any) -> None:
+    """An expression written as a plain number (`count: 3`, `let: {n: 9}`, `rank: [1]`)
+    has no position of its own (YAML numbers are not located): give it its key's or
+    list item's, so errors about it are located."""
+    key_locs = data.key_locs
     for name, info in type(model).model_fields.items():
+        key = info.alias or name
         value = model.__dict__.get(name)
-        if isinstance(value, _LocatedText) and value.loc is None:
-            value.loc = key_locs.get(info.alias or name)
+        if isinstance(value, _LocatedText):
+            if value.loc is None:
+                value.loc = key_locs.get(key)
+        elif isinstance(value, dict) and value:
+            raw = data.get(key)
+            locs = getattr(raw, "key_locs", None) or {}
+            for k, item in value.items():
+                if isinstance(item, _LocatedText) and item.loc is None:
+                    item.loc = locs.get(k) or key_locs.get(key)
+        elif isinstance(value, list) and value:
+            raw = data.get(key)
+            locs = getattr(raw, "item_locs", None) or []
+            for i, item in enumerate(value):
+                if isinstance(item, _LocatedText) and item.loc is None:
+                    item.loc = locs[i] if i < len(locs) else key_locs.get(key)
