@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_game
-from interpreter.compile.game import compile_game
+from interpreter.compile.game import Game, compile_game
 from interpreter.errors import BudgetError, RuleError, RulesetError
 from interpreter.load.loader import load_ruleset_text
 from interpreter.run.playout import make_agents, play_game
@@ -51,7 +51,7 @@ def ruleset(setup: str = "  - let: {x: '1'}", turn: str = "", name: str = "null"
             .replace("COUNT", count).replace("ROWS", rows).replace("BUDGETS", budgets))
 
 
-def game_of(text: str, options: dict | None = None):  # noqa: ANN201
+def game_of(text: str, options: dict | None = None) -> Game:
     return compile_game(load_ruleset_text(text, "probe.yaml"), options or {})
 
 
@@ -81,9 +81,12 @@ def stops(text: str, budget: str, within: float = 2.0) -> BudgetError:
     "len([x for x in range(100000) if x in range(100000)])",
 ])
 def test_one_expression_cannot_run_away(expression: str) -> None:
-    error = stops(ruleset(setup=f'  - let: {{x: "{expression}"}}'), "steps_per_decision")
+    error = stops(ruleset(setup=f'  - let: {{x: "{expression}"}}'), "steps_for_setup")
     assert error.location is not None and error.location.line == 12
     assert "during the set-up" in str(error)
+    error = stops(ruleset(turn=f'  - let: {{x: "{expression}"}}'), "steps_per_decision")
+    assert error.location is not None and error.location.line == 17
+    assert "while carrying out decision 1" in str(error)
 
 
 def test_an_option_listing_cannot_run_away() -> None:
@@ -105,7 +108,7 @@ def test_a_say_in_a_loop_is_bounded_by_the_text_it_writes() -> None:
     do:
       - say: "{join(repeat('x', 90000), '')}"
 """
-    stops(ruleset(setup=setup), "steps_per_decision")
+    stops(ruleset(setup=setup), "steps_for_setup")
 
 
 def test_a_game_that_slows_down_forever_stops_on_the_game_budget() -> None:

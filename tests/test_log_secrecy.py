@@ -119,7 +119,7 @@ def test_memory_mode_log_still_shows_what_is_visible() -> None:
     log = view(game, state, 1)["log"]
     shown = [e["decision"] for e in log if "seat" in e]
     assert len(shown) == 6
-    last_seat, last = decisions[-1]
+    _, last = decisions[-1]
     assert shown[-1] == last  # the last piece placed is on top of its stack: visible
     assert None in shown or all(
         not covered(game, state, parse(n)[2], parse(n)[1], parse(n)[0]) for _, n in decisions)

@@ -193,8 +193,17 @@ def docs(
         raise typer.Exit(code)
 
 
+def _tolerant_streams() -> None:
+    """A terminal that cannot show some character (an ASCII-only locale) gets `?` for it
+    instead of a crash: names and notes may hold any character."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+
+
 def main() -> None:
     """Console-script entry point."""
+    _tolerant_streams()
     try:
         app(prog_name="tabletop")
     except SystemExit as exc:

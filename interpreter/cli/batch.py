@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from interpreter.api import load_game
-from interpreter.cli.options import parse_options, read_moves
+from interpreter.cli.options import MAX_MOVES_BYTES, parse_options, read_moves
 from interpreter.cli.params import (
     AgentOpt,
     GameArg,
@@ -49,7 +49,11 @@ def read_stdin() -> str:
     if sys.stdin is None:
         raise UsageError("standard input is closed: there are no moves to read from `-`")
     try:
-        return sys.stdin.read()
+        text = sys.stdin.read(MAX_MOVES_BYTES + 1)
+        if len(text) > MAX_MOVES_BYTES:
+            raise UsageError(f"the moves on standard input are longer than "
+                             f"{MAX_MOVES_BYTES:,} characters")
+        return text
     except UnicodeDecodeError:
         raise UsageError("the moves on standard input are not text (UTF-8)") from None
     except OSError as exc:

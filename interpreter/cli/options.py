@@ -11,6 +11,7 @@ from pathlib import Path
 
 from interpreter.agents import AGENTS
 from interpreter.errors import UsageError, did_you_mean
+from interpreter.load.catalog import shorten
 from interpreter.run.record import MAX_NOTATION as MAX_MOVE  # as long as a save's
 
 HUMAN = "human"
@@ -30,9 +31,9 @@ def parse_options(pairs: Iterable[str]) -> dict[str, str]:
         key = key.strip()
         if not sep or not key:
             raise UsageError(f"--option takes KEY=VALUE (e.g. --option power_play=false), "
-                             f"not '{pair}'")
+                             f"not '{shorten(pair)}'")
         if key in out:
-            raise UsageError(f"--option {key} is given twice")
+            raise UsageError(f"--option {shorten(key)} is given twice")
         out[key] = value.strip()
     return out
 
@@ -48,21 +49,26 @@ def parse_seats(specs: Iterable[str], players: int,
     for spec in specs:
         head, sep, kind = spec.partition("=")
         head, kind = head.strip(), kind.strip().lower()
-        if not sep or not head.isdigit() or not kind:
-            raise UsageError(f"--seat takes SEAT=KIND (e.g. --seat 2=human), not '{spec}'")
-        seat = int(head)
+        if not sep or not (head.isascii() and head.isdigit()) or not kind:
+            raise UsageError(f"--seat takes SEAT=KIND (e.g. --seat 2=human), not "
+                             f"'{shorten(spec)}'")
+        seat = int(head) if len(head) <= 6 else 0
         if not 1 <= seat <= players:
-            raise UsageError(f"--seat {spec}: there is no seat {seat} in a {players}-player "
-                             f"game (seats 1 to {players})")
+            raise UsageError(f"--seat {shorten(spec)}: there is no seat {shorten(head, 10)} "
+                             f"in a {players}-player game (seats 1 to {players})")
         if kind not in kinds:
             hint = did_you_mean(kind, kinds)
-            raise UsageError(f"--seat {spec}: unknown kind '{kind}' (use one of "
+            raise UsageError(f"--seat {shorten(spec)}: unknown kind '{shorten(kind)}' (use one of "
                              f"{', '.join(kinds)})" + (f"; {hint}" if hint else ""))
         if seat in given:
             raise UsageError(f"--seat {seat} is given twice")
         given.add(seat)
         seats[seat] = kind
     return seats
+
+
+MAX_MOVES_BYTES = 20_000_000
+"""Largest moves file read (a game of 200,000 decisions of 100 characters each)."""
 
 
 def read_moves(source: str, stdin_text: str | None = None) -> list[tuple[int, str]]:
@@ -74,12 +80,18 @@ def read_moves(source: str, stdin_text: str | None = None) -> list[tuple[int, st
         raise UsageError("--moves takes a file name, or `-` for stdin")
     else:
         try:
-            text = Path(source).read_text(encoding="utf-8")
+            with Path(source).open("rb") as stream:
+                data = stream.read(MAX_MOVES_BYTES + 1)
         except OSError as exc:
-            raise UsageError(f"cannot read the moves file {source}: "
+            raise UsageError(f"cannot read the moves file {shorten(source)}: "
                              f"{exc.strerror or exc}") from None
+        if len(data) > MAX_MOVES_BYTES:
+            raise UsageError(f"the moves file {shorten(source)} is longer than "
+                             f"{MAX_MOVES_BYTES:,} bytes")
+        try:
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise UsageError(f"the moves file {source} is not text") from None
+            raise UsageError(f"the moves file {shorten(source)} is not text (UTF-8)") from None
     out = []
     name = "stdin" if source == "-" else source
     for number, line in enumerate(text.splitlines(), start=1):

@@ -25,6 +25,7 @@ from interpreter.cli.render import (
 )
 from interpreter.compile.game import Game, Option, normalize_notation
 from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_mean
+from interpreter.load.catalog import shorten
 from interpreter.run.playout import decide
 from interpreter.run.record import SavedGame, write_save
 from interpreter.run.state import State
@@ -176,6 +177,7 @@ class PlaySession:
         self.console.print(render_view(self.game, seen, log[start:], self.colour))
         options = self.game.legal_options(self.state, seat)
         self.console.print(options_renderable(options))
+        mistakes = 0
         while True:
             text = self.ask(f"{self.game.seat_name(seat)}> ").strip()
             if not text:
@@ -200,9 +202,14 @@ class PlaySession:
             try:
                 return match_option(options, text)
             except IllegalMove as exc:
-                message = f"{str(exc).rstrip('.?')}. The legal options are:"
-                self.console.print(Text(message, style="red"), soft_wrap=True)
-                self.console.print(options_renderable(options))
+                mistakes += 1
+                if mistakes <= 3:  # then the list has been shown enough: `options` shows it
+                    message = f"{str(exc).rstrip('.?')}. The legal options are:"
+                    self.console.print(Text(message, style="red"), soft_wrap=True)
+                    self.console.print(options_renderable(options))
+                else:
+                    message = f"{str(exc).rstrip('.?')}. Type `options` to see them all."
+                    self.console.print(Text(message, style="red"), soft_wrap=True)
 
     # -- ending -----------------------------------------------------------------------------
     def show_end(self) -> None:
@@ -283,11 +290,12 @@ def match_option(options: list[Option], text: str) -> Option:
     """A typed option: its number in the list (from 1) or its notation (case and
     spaces ignored). Anything else is an IllegalMove saying what was wrong."""
     text = text.strip()
-    if text.isdigit():
-        number = int(text)
+    if text.isascii() and text.isdigit():
+        number = int(text) if len(text) <= 9 else 0
         if 1 <= number <= len(options):
             return options[number - 1]
-        raise IllegalMove(f"there is no option {number} (choose 1 to {len(options)})")
+        raise IllegalMove(f"there is no option {shorten(text, 12)} (choose 1 to "
+                          f"{len(options)})")
     wanted = normalize_notation(text)
     for option in options:
         if normalize_notation(option.notation) == wanted:

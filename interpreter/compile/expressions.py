@@ -108,6 +108,8 @@ class Scope:
     """Record every piece the expression describes (by attribute, name or code) in
     ``env.mentioned``: log lines compiled so can be hidden from a seat that may not
     know those pieces."""
+    definition_weight: Callable[[str], int] = lambda name: 0
+    """Steps one call of a definition with parameters costs (its body's weight)."""
 
     def with_temps(self, names: Iterable[str]) -> Scope:
         names = frozenset(names)
@@ -115,7 +117,7 @@ class Scope:
         return Scope(self.resolve_global, self.known_globals, self.functions, self.attributes,
                      self.resolve_site, self.locals, self.temps | names,
                      self.allow_random, self.definitions, bound, self.limits,
-                     self.track_pieces)
+                     self.track_pieces, self.definition_weight)
 
 
 _BINOP_SYMBOLS: dict[type, str] = {
@@ -577,8 +579,9 @@ class _Compiler:
         return call
 
     def _single_loop(self, node: ast.GeneratorExp | ast.ListComp
-                     ) -> tuple[str, Compiled, list[Compiled], Compiled] | None:
-        """The parts of a one-loop comprehension over one name (the fast, common case)."""
+                     ) -> tuple[str, Compiled, list[Compiled], Compiled, int] | None:
+        """The parts of a one-loop comprehension over one name (the fast, common case),
+        with the steps each element costs."""
         if len(node.generators) != 1:
             return None
         gen = node.generators[0]
@@ -588,17 +591,18 @@ class _Compiler:
         source = self.compile(gen.iter)
         inner = _Compiler(self.scope.with_temps([name]))
         conds = [inner.compile(c) for c in gen.ifs]
-        return name, source, conds, inner.compile(node.elt)
+        per = 1 + sum(weigh(c, self.scope) for c in gen.ifs) + weigh(node.elt, self.scope)
+        return name, source, conds, inner.compile(node.elt), per
 
     def _quantifier(self, node: ast.GeneratorExp | ast.ListComp, every: bool) -> Compiled:
         parts = self._single_loop(node)
         if parts is None:
             gen = self._comprehension(node)
             return (lambda env: all(gen(env))) if every else (lambda env: any(gen(env)))
-        name, source, conds, element = parts
+        name, source, conds, element, per = parts
 
         def quantify(env: Any) -> bool:
-            items = _items(env, source(env))
+            items = _items(env, source(env), per)
             temps = env.temps
             saved = temps.get(name, _MISSING)
             try:
@@ -634,9 +638,15 @@ class _Compiler:
             source = _Compiler(scope).compile(gen.iter)
             scope = scope.with_temps(targets)
             conds = [_Compiler(scope).compile(c) for c in gen.ifs]
-            loops.append((targets, source, conds))
+            loops.append((targets, source, conds, 1 + sum(weigh(c, scope) for c in gen.ifs)))
             names.extend(targets)
         element = _Compiler(scope).compile(node.elt)
+        # what each element of a level costs: its conditions, then the next level's
+        # source, or the element itself at the innermost level
+        for i, level in enumerate(loops):
+            nxt = (weigh(node.generators[i + 1].iter, self.scope) if i + 1 < len(loops)
+                   else weigh(node.elt, self.scope))
+            loops[i] = (*level[:3], level[3] + nxt)
 
         def run(env: Any) -> Iterable:
             temps = env.temps
@@ -667,10 +677,10 @@ class _Compiler:
                     too_long("list_length", "a list", len(out), limit)
                 return out
             return build_nested
-        name, source, conds, element = parts
+        name, source, conds, element, per = parts
 
         def build(env: Any) -> list:
-            items = _items(env, source(env))
+            items = _items(env, source(env), per)
             temps = env.temps
             saved = temps.get(name, _MISSING)
             out = []
@@ -715,12 +725,12 @@ def _tracking(impl: Callable[..., Any]) -> Callable[..., Any]:
     return describe
 
 
-def _items(env: Any, items: Any) -> Any:
-    """What a loop goes through, charged by its length (the loop's work)."""
+def _items(env: Any, items: Any, per: int = 1) -> Any:
+    """What a loop goes through, charged by its length times what each element costs."""
     if items is None:
         return ()
     if isinstance(items, list | tuple | range | str):
-        env.steps += len(items)
+        env.steps += len(items) * per
         if env.steps > env.step_limit:
             overspent(env)
         return items
@@ -728,8 +738,8 @@ def _items(env: Any, items: Any) -> Any:
 
 
 def _loop(env: Any, temps: dict, loops: list, depth: int, element: Compiled) -> Iterable:
-    targets, source, conds = loops[depth]
-    items = _items(env, source(env))
+    targets, source, conds, per = loops[depth]
+    items = _items(env, source(env), per)
     last = depth == len(loops) - 1
     for item in items:
         if len(targets) == 1:
@@ -746,6 +756,33 @@ def _loop(env: Any, temps: dict, loops: list, depth: int, element: Compiled) -> 
                 yield element(env)
             else:
                 yield from _loop(env, temps, loops, depth + 1, element)
+
+
+def weigh(node: ast.AST, scope: Scope) -> int:
+    """The steps one evaluation of `node` costs, loops aside: one per node of the
+    expression, plus the body of every definition with parameters it calls. A
+    comprehension counts its first source here; its elements are charged as it goes
+    through them (so a step stays close to a fixed amount of real work)."""
+    total = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        total += 1
+        if isinstance(n, ast.GeneratorExp | ast.ListComp):
+            stack.append(n.generators[0].iter)
+            continue
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            total += scope.definition_weight(n.func.id)
+        stack.extend(ast.iter_child_nodes(n))
+    return total
+
+
+def weigh_text(text: str, scope: Scope) -> int:
+    """`weigh` for expression text (0 for text that does not parse: it never runs)."""
+    try:
+        return weigh(parse(text), scope)
+    except ExpressionError:
+        return 0
 
 
 def _target_names(target: ast.AST) -> list[str] | None:
@@ -890,6 +927,7 @@ def split_template(text: str) -> list[tuple[bool, str, int]]:
 def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Compiled:
     """Compile a text template into a closure producing a string."""
     pieces: list[Compiled | str] = []
+    weight = 0
     for is_expr, part, offset in split_template(text):
         if is_expr:
             try:
@@ -897,6 +935,7 @@ def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Com
             except ExpressionError as exc:
                 exc.offset += offset
                 raise
+            weight += weigh_text(part, scope)
         else:
             pieces.append(part)
     limit = scope.limits.text_length
@@ -911,7 +950,7 @@ def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Com
         text = "".join(p if isinstance(p, str) else show(p(env)) for p in pieces)
         if len(text) > limit:
             too_long("text_length", "a text", len(text), limit)
-        env.steps += len(text)
+        env.steps += len(text) + weight
         if env.steps > env.step_limit:
             overspent(env)
         return text

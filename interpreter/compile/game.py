@@ -27,6 +27,7 @@ from interpreter.compile.expressions import (
     located,
     parameter_uses,
     split_template,
+    weigh_text,
 )
 from interpreter.compile.expressions import broken as _broken
 from interpreter.compile.functions import (
@@ -140,6 +141,7 @@ class EndRuleInfo:
     winners: Compiled | None
     text: str
     loc: Location | None = None
+    weight: int = 1
 
 
 @dataclass
@@ -187,6 +189,8 @@ class Game:
         self.program: list[Callable[[Machine], int]] = []
         self.program_where: list[tuple[Location | None, str]] = []
         """For each instruction: the effect it comes from (where, what), for errors."""
+        self.program_weights: list[int] = []
+        """For each instruction: the steps it costs (see run.budget)."""
         self.choices: dict[int, ChoiceSpec] = {}
         self.zones: dict[str, ZoneInfo] = {}
         self.site_zone: list[ZoneInfo] = []
@@ -355,7 +359,12 @@ class Game:
         spec = self.choices[state.frames[-1][0]]
         env = self.env(state)
         env.temps["chooser"] = seats[0]
-        return Decision(seats, spec.prompt(env), spec.simultaneous)
+        try:
+            prompt = spec.prompt(env)
+        except RuleError as exc:
+            raise exc.at(spec.loc, "the question of this decision (choose)",
+                         self.source_line(spec.loc)).during(state.decisions) from None
+        return Decision(seats, prompt, spec.simultaneous)
 
     def options_for(self, state: State, spec: ChoiceSpec, seat: int, env: Env,
                     fresh: bool = False) -> list:
@@ -391,15 +400,21 @@ class Game:
         spec = self.choices[state.frames[-1][0]]
         env = self.env(state)
         out = []
-        for i, raw in enumerate(raws):
-            out.append(Option(i, spec.render(env, seat, raw, label=False),
-                              spec.render(env, seat, raw, label=True),
-                              spec.kinds[raw[0]].id, raw))
+        try:
+            for i, raw in enumerate(raws):
+                out.append(Option(i, spec.render(env, seat, raw, label=False),
+                                  spec.render(env, seat, raw, label=True),
+                                  spec.kinds[raw[0]].id, raw))
+        except RuleError as exc:
+            raise exc.during(state.decisions) from None
         return out
 
     def notation_of(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:
         spec = self.choices[state.frames[-1][0]]
-        return spec.render(self.env(state), seat, raw, label=False)
+        try:
+            return spec.render(self.env(state), seat, raw, label=False)
+        except RuleError as exc:
+            raise exc.during(state.decisions) from None
 
     def apply(self, state: State, seat: int, choice: Option | str | int | tuple) -> State:
         """A new state with `seat`'s choice carried out (the given state is untouched)."""
@@ -538,6 +553,8 @@ class _Compiler:
         self.def_bodies: dict[str, tuple[list[str], Expr]] = {}
         self.def_compiled: dict[str, Compiled] = {}
         self.compiling: list[str] = []
+        self.weights: dict[str, int] = {}
+        self.weighing: set[str] = set()
 
     def error(self, message: str, loc: Any, hint: str | None = None,
               expected: str | None = None) -> None:
@@ -560,7 +577,24 @@ class _Compiler:
         g = self.game
         return Scope(self.resolve_global, self.known_globals, FUNCTIONS, g.attributes,
                      lambda name: g.site_by_name.get(name), frozenset(local_names),
-                     frozenset(temps), False, self.definitions, limits=g.limits)
+                     frozenset(temps), False, self.definitions, limits=g.limits,
+                     definition_weight=self.definition_weight)
+
+    def definition_weight(self, name: str) -> int:
+        """Steps one use of a definition with parameters costs: its body's weight (a
+        definition without parameters is computed once per position, and charged then)."""
+        found = self.weights.get(name)
+        if found is not None:
+            return found
+        entry = self.def_bodies.get(name)
+        if entry is None or not entry[0] or name in self.weighing:
+            return 0
+        self.weighing.add(name)
+        try:
+            weight = self.weights[name] = weigh_text(entry[1].text, self.scope(entry[0]))
+        finally:
+            self.weighing.discard(name)
+        return weight
 
     def expr(self, e: Expr, temps: Iterable[str] = ()) -> Compiled:
         try:
@@ -654,7 +688,7 @@ class _Compiler:
         finally:
             self.compiling.pop()
         if not params:
-            compiled = _cached(name, compiled)
+            compiled = _cached(name, compiled, weigh_text(body.text, self.scope()))
         self.def_compiled[name] = compiled
         return compiled
 
@@ -992,13 +1026,14 @@ class _Compiler:
             m.env.locals.clear()
             return turn.pc
         b.emit(start)
-        b.where = (None, "the start of a turn")
+        b.where = (rs.key_loc("end") if rs.end else rs.key_loc("turn"),
+                   "the end rules (none has held yet)" if rs.end else "the turn (no end rule)")
         b.mark(turn)
         body = b.next_pc() + 1
         b.emit(lambda m: m.begin_turn(body))
         b.section = Section("the turn", frozenset(collect_locals(rs.turn)))
         b.block(rs.turn)
-        b.where = (None, "the end of a turn")
+        b.where = (rs.key_loc("end"), "the end rules")
         b.emit(lambda m: m.end_turn(turn.pc))
         for p in rs.procedures:
             label, params = procedures[p.id]
@@ -1026,6 +1061,7 @@ class _Compiler:
         self.diagnostics.extend(b.diagnostics)
         g.program = b.program
         g.program_where = b.program_where
+        g.program_weights = b.program_weights
         g.choices = b.choices
         g.first_seat = first
         g.turn_pc = turn.pc
@@ -1043,7 +1079,8 @@ class _Compiler:
             g.end_rules.append(EndRuleInfo(
                 rule.id, self.expr(rule.when),
                 self.expr(rule.winners) if rule.winners is not None else None,
-                rule.text or rule.id.replace("-", " ").replace("_", " "), rule.loc))
+                rule.text or rule.id.replace("-", " ").replace("_", " "), rule.loc,
+                1 + weigh_text(rule.when.text, self.scope())))
         g.rank_keys = [self.expr(k, ["seat"]) for k in self.rs.rank]
         g.rank_locs = [k.loc for k in self.rs.rank]
         g.score = self.expr(self.rs.scores, ["seat"]) if self.rs.scores is not None else None
@@ -1092,13 +1129,14 @@ def _sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(out, key=order)
 
 
-def _cached(name: str, body: Compiled) -> Compiled:
+def _cached(name: str, body: Compiled, weight: int) -> Compiled:
     """A definition without parameters depends only on the state: compute it once per
     state change (the machine clears ``env.cache`` whenever it changes the state)."""
     def cached(env: Any) -> Any:
         cache = env.cache
         value = cache.get(name, _MISSING)
         if value is _MISSING:
+            env.steps += weight
             value = cache[name] = body(env)
         return value
     return cached

@@ -21,6 +21,7 @@ from interpreter.compile.expressions import (
     compile_template,
     kind_of,
     located,
+    weigh_text,
 )
 from interpreter.compile.expressions import broken as _broken
 from interpreter.errors import Diagnostic, Location, RuleError, did_you_mean
@@ -59,6 +60,11 @@ class OptionKind:
     label: Compiled
     entry: Label
     loc: Location | None = None
+    weight: int = 1
+    """Steps each candidate costs to consider (its `let`s and `where`)."""
+    source_weights: list[int] = field(default_factory=list)
+    """Steps to compute each `for` source once (the later ones, once per candidate of
+    the names before them)."""
 
 
 @dataclass
@@ -107,6 +113,8 @@ class ChoiceSpec:
             temps["_kind"] = k
             names, sources = kind.names, kind.sources
             n = len(names)
+            per = kind.weight
+            env.steps += kind.source_weights[0] if kind.source_weights else per
             if n == 0:
                 for name, value in kind.lets:
                     temps[name] = value(env)
@@ -115,7 +123,7 @@ class ChoiceSpec:
                 continue
             if n == 1:
                 name0, where, lets = names[0], kind.where, kind.lets
-                for v in _values(env, sources[0](env), name0):
+                for v in _values(env, sources[0](env), name0, per):
                     temps[name0] = v
                     for name, value in lets:
                         temps[name] = value(env)
@@ -125,9 +133,9 @@ class ChoiceSpec:
             if n == 2:
                 name0, name1 = names
                 where, lets, source1 = kind.where, kind.lets, sources[1]
-                for v0 in _values(env, sources[0](env), name0):
+                for v0 in _values(env, sources[0](env), name0, kind.source_weights[1]):
                     temps[name0] = v0
-                    for v1 in _values(env, source1(env), name1):
+                    for v1 in _values(env, source1(env), name1, per):
                         temps[name1] = v1
                         for name, value in lets:
                             temps[name] = value(env)
@@ -159,7 +167,9 @@ class ChoiceSpec:
             if kind.where is None or kind.where(env):
                 out.append((k, tuple(vals)))
             return
-        for v in _values(env, kind.sources[i](env), kind.names[i]):
+        last = i == len(kind.names) - 1
+        per = kind.weight if last else kind.source_weights[i + 1]
+        for v in _values(env, kind.sources[i](env), kind.names[i], per):
             temps[kind.names[i]] = v
             vals.append(v)
             self._combine(env, kind, k, i + 1, vals, out)
@@ -191,12 +201,13 @@ class ChoiceSpec:
                          ) from None
 
 
-def _values(env: Any, values: Any, name: str) -> Any:
-    """What an option's `for` name goes through: a list (or nothing), charged by length."""
+def _values(env: Any, values: Any, name: str, per: int) -> Any:
+    """What an option's `for` name goes through: a list (or nothing), charged by its
+    length times what each value costs to consider."""
     if values is None:
         return ()
     if isinstance(values, list | tuple | range | str):
-        env.steps += len(values)
+        env.steps += len(values) * per
         if env.steps > env.step_limit:
             overspent(env)
         return values
@@ -233,6 +244,10 @@ class ProgramBuilder:
     program: list[Instruction] = field(default_factory=list)
     program_where: list[tuple[Location | None, str]] = field(default_factory=list)
     """For each instruction: (where, what) of the effect it carries out, for errors."""
+    program_weights: list[int] = field(default_factory=list)
+    """For each instruction: the steps it costs (one, plus its expressions' weights)."""
+    pending_weight: int = 0
+    """Weight of the expressions compiled since the last instruction was emitted."""
     where: tuple[Location | None, str] = (None, "the rules")
     """The effect being compiled now."""
     choices: dict[int, ChoiceSpec] = field(default_factory=dict)
@@ -251,6 +266,8 @@ class ProgramBuilder:
     def emit(self, instruction: Instruction) -> int:
         self.program.append(instruction)
         self.program_where.append(self.where)
+        self.program_weights.append(1 + self.pending_weight)
+        self.pending_weight = 0
         return len(self.program) - 1
 
     def label(self) -> Label:
@@ -279,11 +296,17 @@ class ProgramBuilder:
         s = self.base_scope
         return Scope(s.resolve_global, s.known_globals, s.functions, s.attributes,
                      s.resolve_site, self.section.locals, frozenset(temps), allow_random,
-                     s.definitions, limits=s.limits, track_pieces=track_pieces)
+                     s.definitions, limits=s.limits, track_pieces=track_pieces,
+                     definition_weight=s.definition_weight)
 
     def expr(self, e: Expr, temps: Iterable[str] = (), allow_random: bool = False) -> Compiled:
+        """An expression of the effect being compiled; its weight is charged whenever
+        the effect's next instruction runs."""
+        scope = self.scope(temps, allow_random)
         try:
-            return compile_expression(e.text, self.scope(temps, allow_random))
+            compiled = compile_expression(e.text, scope)
+            self.pending_weight += weigh_text(e.text, scope)
+            return compiled
         except ExpressionError as exc:
             self.diagnostics.append(located(exc, e.loc, self.source))
             return _broken
@@ -367,19 +390,25 @@ class ProgramBuilder:
             ids.add(o.id)
             temps = ["chooser"]
             sources = []
+            source_weights = []
+            outer = self.pending_weight  # the decision's own (prompt, seats): per ask
             for name, e in o.for_.items():
+                self.pending_weight = 0
                 sources.append(self.expr(e, temps))
+                source_weights.append(self.pending_weight)
                 temps.append(name)
+            self.pending_weight = 0
             lets = []
             for name, e in o.let.items():
                 lets.append((name, self.expr(e, temps)))
                 temps.append(name)
+            where = self.expr(o.where, temps) if o.where is not None else None
             spec.kinds.append(OptionKind(
-                id=o.id, names=list(o.for_), sources=sources, lets=lets,
-                where=self.expr(o.where, temps) if o.where is not None else None,
+                id=o.id, names=list(o.for_), sources=sources, lets=lets, where=where,
                 notation=self.template(o.notation, temps, track_pieces=True),
                 label=self.template(o.label or o.notation, temps), entry=Label(),
-                loc=o.loc))
+                loc=o.loc, weight=1 + self.pending_weight, source_weights=source_weights))
+            self.pending_weight = outer
         self.choices[spec.pc] = spec
         if spec.simultaneous:
             spec.slot = self.hidden_local("picked")

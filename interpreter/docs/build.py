@@ -15,12 +15,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import jinja2
 import markdown
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import SandboxedEnvironment
 
 from interpreter.docs.rulebook import Rulebook, build_rulebook
-from interpreter.errors import TabletopError
+from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError
 from interpreter.load.catalog import TESTS_SUFFIX, rulesets_dir
 from interpreter.load.loader import load_ruleset
 
@@ -49,9 +52,60 @@ def environment(templates: Path | None = None) -> jinja2.Environment:
     if templates is not None:
         loaders.append(jinja2.FileSystemLoader(str(templates)))
     loaders.append(jinja2.FileSystemLoader(str(PACKAGE_TEMPLATES)))
-    return jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=False,
-                              keep_trailing_newline=True, trim_blocks=False,
-                              lstrip_blocks=False, undefined=jinja2.StrictUndefined)
+    return SandboxedEnvironment(loader=jinja2.ChoiceLoader(loaders), autoescape=False,
+                                keep_trailing_newline=True, trim_blocks=False,
+                                lstrip_blocks=False, undefined=jinja2.StrictUndefined)
+
+
+def render(env: jinja2.Environment, name: str, **context: Any) -> str:
+    """A template rendered; a designer's broken template is a located error, not a crash.
+
+    The environment is sandboxed: a template may read the rulebook's data, never reach
+    into Python (`{{ book.__class__ }}` is refused)."""
+    try:
+        return env.get_template(name).render(**context)
+    except jinja2.TemplateSyntaxError as exc:
+        raise _template_error(f"template syntax: {exc.message}", exc.filename or name,
+                              exc.lineno) from None
+    except (jinja2.TemplateError, SecurityError) as exc:
+        path, line = _template_line(exc, name)
+        raise _template_error(f"in the template: {exc}", path, line) from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise _template_error(f"the template is not UTF-8 text (byte "
+                              f"0x{exc.object[exc.start]:02x})", _template_path(env, name),
+                              line) from None
+    except RecursionError:
+        raise _template_error("the template nests or recurses too deeply", name,
+                              None) from None
+
+
+def _template_error(message: str, path: str, line: int | None) -> RulesetError:
+    return RulesetError([Diagnostic(message, Location(path, line, 1) if line else None)])
+
+
+def _template_path(env: jinja2.Environment, name: str) -> str:
+    """The file a template name was read from: a designer's own folder comes first."""
+    loader = env.loader
+    for sub in getattr(loader, "loaders", [loader]):
+        for folder in getattr(sub, "searchpath", []):
+            path = Path(folder) / name
+            if path.is_file():
+                return str(path)
+    return name
+
+
+def _template_line(exc: BaseException, name: str) -> tuple[str, int | None]:
+    """The template file and line an error came from (Jinja keeps template lines in the
+    traceback it rewrites)."""
+    where: tuple[str, int | None] = (name, None)
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2"):
+            where = (filename, tb.tb_lineno)
+        tb = tb.tb_next
+    return where
 
 
 def ruleset_paths(folder: Path | None = None) -> list[Path]:
@@ -87,7 +141,7 @@ def _tidy(text: str) -> str:
 
 
 def render_game(env: jinja2.Environment, book: Rulebook, print_link: str | None) -> str:
-    return _tidy(env.get_template("game.md.j2").render(book=book, print_link=print_link))
+    return _tidy(render(env, "game.md.j2", book=book, print_link=print_link))
 
 
 def print_html(env: jinja2.Environment, book: Rulebook, paper: str = "A4") -> str:
@@ -112,7 +166,7 @@ def print_html(env: jinja2.Environment, book: Rulebook, paper: str = "A4") -> st
         parts = [parts[0] + parts[1], *parts[2:]]
     body = "\n".join(f'<section class="part">\n{p.strip()}\n</section>' for p in parts
                      if p.strip())
-    page = env.get_template("print.html.j2").render(book=book, body=body, paper=paper)
+    page = render(env, "print.html.j2", book=book, body=body, paper=paper)
     return _tidy(page)
 
 
@@ -128,7 +182,7 @@ def _build(templates: Path | None, rulesets: Path | None
     env = environment(templates)
     books, skipped = load_books(rulesets)
     files: dict[str, str] = {}
-    files["index.md"] = _tidy(env.get_template("index.md.j2").render(books=books))
+    files["index.md"] = _tidy(render(env, "index.md.j2", books=books))
     for book in books:
         files[f"{book.name}/index.md"] = render_game(
             env, book, print_link=f"../{PRINT_DIR}/{book.name}.html")

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from interpreter.docs.build import build_pdfs, write_docs
-from interpreter.errors import TabletopError
+from interpreter.errors import RulesetError, TabletopError
 
 
 def docs_command(out: Path = Path("generated_docs"), check: bool = False,
@@ -20,7 +20,7 @@ def docs_command(out: Path = Path("generated_docs"), check: bool = False,
     try:
         result = write_docs(out, check=check, templates=templates)
     except TabletopError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_error_text(exc), file=sys.stderr)
         return 1
     for name, problem in result.skipped.items():
         print(f"skipped {name}: it does not load ({problem})", file=sys.stderr)
@@ -48,7 +48,17 @@ def docs_command(out: Path = Path("generated_docs"), check: bool = False,
         try:
             for path in build_pdfs(pdf, templates=templates):
                 print(f"wrote {path}")
-        except (TabletopError, OSError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
+        except TabletopError as exc:
+            print(_error_text(exc), file=sys.stderr)
+            return 1
+        except OSError as exc:
+            print(f"error: cannot write the PDFs to {pdf}: {exc.strerror or exc}",
+                  file=sys.stderr)
             return 1
     return code
+
+
+def _error_text(exc: TabletopError) -> str:
+    """Located errors as they are (`FILE:LINE:COL: error: ...`), others prefixed."""
+    text = str(exc)
+    return text if isinstance(exc, RulesetError) else f"error: {text}"

@@ -119,8 +119,15 @@ class Node(BaseModel):
         if loc is not None:
             object.__setattr__(model, "__tabletop_loc__", loc)
             if getattr(data, "key_locs", None):
+                object.__setattr__(model, "__tabletop_key_locs__", data.key_locs)
                 _locate_numbers(model, data)
         return model
+
+    def key_loc(self, key: str) -> Location | None:
+        """Where `key` is written in this mapping (or the mapping's own position)."""
+        locs = self.__dict__.get("__tabletop_key_locs__") or getattr(
+            self, "__tabletop_key_locs__", None) or {}
+        return locs.get(key) or self.loc
 
     @property
     def loc(self) -> Location | None:

@@ -169,10 +169,14 @@ class Budgets(Node):
     steps_per_decision: int = Field(
         default=1_000_000, ge=1, le=10 ** 10,
         description="steps the rules may take between two decisions (or during set-up)")
+    steps_for_setup: int = Field(
+        default=20_000_000, ge=1, le=10 ** 11,
+        description="steps the set-up may take, up to the first decision (a random set-up "
+                    "under a condition may need many deals)")
     steps_per_game: int = Field(
         default=50_000_000, ge=1, le=10 ** 12,
         description="steps the rules may take in a whole game")
-    decisions_per_game: int = Field(default=200_000, ge=1, le=10 ** 9)
+    decisions_per_game: int = Field(default=100_000, ge=1, le=10 ** 9)
     turns_per_game: int = Field(default=10_000, ge=1, le=10 ** 9)
     list_length: int = Field(default=100_000, ge=1, le=10 ** 7,
                              description="longest list an expression may build")
@@ -193,7 +197,8 @@ class Definition(Node):
     its name read poorly (`in_stash(c, z)` → "a {c} of size {z} is in the stash")."""
 
     value: Expr
-    says: str = Field(description="how a use of it reads, with {parameter} for each "
+    says: str = Field(max_length=1000,
+                      description="how a use of it reads, with {parameter} for each "
                                   "parameter, e.g. '{c} has a piece in the stash'")
 
 

@@ -26,12 +26,17 @@ def spend(env: Any, n: int) -> None:
 def overspent(env: Any) -> NoReturn:
     """Raise the error of whichever step budget `env` ran out of."""
     budget = env.step_budget
+    budgets = env.game.budgets
     if budget == "steps_per_game":
-        raise BudgetError(budget, f"the game went past {env.game.budgets.steps_per_game:,} "
-                                  "steps in all; the rules may never end")
-    raise BudgetError(budget, f"the rules ran more than {env.step_limit:,} steps without "
-                              "needing a decision: a loop does not end, or an expression "
-                              "goes through too many values")
+        raise BudgetError(budget, f"the game went past {budgets.steps_per_game:,} steps in "
+                                  "all; the rules may never end")
+    if budget == "steps_for_setup":
+        raise BudgetError(budget, f"the set-up ran more than {budgets.steps_for_setup:,} "
+                                  "steps before the first decision: a loop does not end, or "
+                                  "an expression goes through too many values")
+    raise BudgetError(budget, f"the rules ran more than {budgets.steps_per_decision:,} steps "
+                              "without needing a decision: a loop does not end, or an "
+                              "expression goes through too many values")
 
 
 def too_long(budget: str, what: str, size: int, limit: int) -> NoReturn:

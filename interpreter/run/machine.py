@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 PAUSE = -1
 SWITCH = -2
 
+DECISION_STEPS = 100
+"""Steps a decision costs in itself (checking it, writing its notation in the log): a
+game of many cheap decisions must run into its step budget too."""
+
 
 class Env:
     """What expressions see: the state, the game, the current frame's locals, temporaries,
@@ -53,19 +57,32 @@ class Machine:
     def __init__(self, game: Game, state: State) -> None:
         self.game = game
         self.state = state
-        self.env = env = Env(game, state, state.frames[-1][1] if state.frames else {})
-        left = game.budgets.steps_per_game - state.steps
-        if left < env.step_limit:
-            env.step_limit = max(left, 0)
-            env.step_budget = "steps_per_game"
+        self.env = Env(game, state, state.frames[-1][1] if state.frames else {})
         self.retry_snapshots: dict[int, Any] = {}
         self.charged = 0
         """Steps of `env` already added to the state's total."""
+        self.limit_steps(setup=state.decisions == 0)
+
+    def limit_steps(self, setup: bool) -> None:
+        """From here on, the rules may take a decision's worth of steps (or the set-up's),
+        and no more than the game has left."""
+        env, budgets = self.env, self.game.budgets
+        if setup:
+            env.step_limit = env.steps + budgets.steps_for_setup
+            env.step_budget = "steps_for_setup"
+        else:
+            env.step_limit = env.steps + budgets.steps_per_decision
+            env.step_budget = "steps_per_decision"
+        game_limit = budgets.steps_per_game - self.state.steps + self.charged
+        if game_limit < env.step_limit:
+            env.step_limit = max(game_limit, env.steps)
+            env.step_budget = "steps_per_game"
 
     # -- the loop ------------------------------------------------------------------------
     def run(self) -> None:
         st = self.state
         program = self.game.program
+        weights = self.game.program_weights
         frames = st.frames
         env = self.env
         limit = env.step_limit
@@ -79,6 +96,9 @@ class Machine:
                     frame = frames[-1]
                     env.locals = frame[1]
                 pc = frame[0]
+                env.steps += weights[pc]
+                if env.steps > limit:
+                    overspent(env)
                 r = program[pc](self)
                 if r >= 0:
                     frame[0] = r
@@ -87,9 +107,6 @@ class Machine:
                 else:
                     frame = frames[-1]
                     env.locals = frame[1]
-                env.steps += 1
-                if env.steps > limit:
-                    overspent(env)
         except RuleError as exc:
             self.game.locate_error(exc, pc)
             raise exc.during(st.decisions) from None
@@ -232,6 +249,7 @@ class Machine:
         st = self.state
         env = self.env
         for rule in self.game.end_rules:
+            env.steps += rule.weight
             try:
                 if rule.when(env):
                     self.finish(rule.winners(env) if rule.winners else None, rule.text)
@@ -299,9 +317,13 @@ class Machine:
         st = self.state
         env = self.env
         st.decisions += 1
+        self.limit_steps(setup=False)
+        env.steps += DECISION_STEPS
         if st.decisions > self.game.budgets.decisions_per_game:
-            raise BudgetError("decisions_per_game", f"the game went past "
+            exc = BudgetError("decisions_per_game", f"the game went past "
                               f"{self.game.budgets.decisions_per_game:,} decisions")
+            raise exc.at(spec.loc, "this decision (choose)", self.game.source_line(spec.loc)
+                         ).during(st.decisions) from None
         env.mentioned = []
         try:
             notation = spec.render(env, seat, option, label=False)

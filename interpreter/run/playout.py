@@ -112,8 +112,8 @@ def _shown(text: str, limit: int = 60) -> str:
 def _seat_and_notation(text: str, seats: Sequence[int]) -> tuple[int, str]:
     """A move line is `notation`, or `seat: notation` when several seats decide."""
     head, sep, rest = text.partition(":")
-    if sep and head.strip().isdigit():
-        seat = int(head.strip())
+    if sep and head.strip().isascii() and head.strip().isdigit():
+        seat = int(head.strip()) if len(head.strip()) <= 6 else 0
         if seat not in seats:
             raise IllegalMove(f"'{_shown(text)}': seat {seat} has no decision now "
                               f"(deciding: {', '.join(map(str, seats))})")

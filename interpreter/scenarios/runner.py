@@ -203,7 +203,14 @@ class _Loader:
         key = (str(ruleset.resolve()), tuple(sorted((k, str(v)) for k, v in options.items())))
         found = self.games.get(key)
         if found is None:
-            loaded = load_ruleset_file(str(ruleset.resolve()))
+            try:
+                loaded = load_ruleset_file(str(ruleset.resolve()))
+            except RulesetError as exc:
+                where = _key_loc(self.tree, "ruleset", value=True) or getattr(
+                    self.tree, "loc", None)
+                raise RulesetError([self.source.diagnostic(
+                    f"the ruleset these tests are for ({ruleset}) does not load; its "
+                    "problems follow", where), *exc.diagnostics]) from None
             try:
                 found = compile_game(loaded, options)
             except UsageError as exc:
