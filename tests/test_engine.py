@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -352,15 +353,50 @@ def test_impossible_arrangement_is_a_rule_error() -> None:
     game = variant("flow", "arrange: repeat(red, 3) + repeat(blue, 3) + repeat(green, 3)",
                    "arrange: repeat(red, 6) + repeat(blue, 2) + repeat(green, 1)\n"
                    "    max_tries: 50")
-    with pytest.raises(RuleError, match="no arrangement found in 50 tries"):
+    with pytest.raises(RuleError, match="no arrangement found in 50 tries") as info:
         game.new_state(2, 0)
+    assert "(max_tries)" in str(info.value)
+    assert info.value.location is not None and info.value.location.line > 1
+
+
+def test_arrange_that_runs_out_of_steps_says_how_many_tries_it_made() -> None:
+    """With the default max_tries (a million), the step budget stops an impossible
+    arrange first; the message is arrange's own, with the budget to raise."""
+    text = (RULESETS / "flow.yaml").read_text(encoding="utf-8")
+    text = text.replace("arrange: repeat(red, 3) + repeat(blue, 3) + repeat(green, 3)",
+                        "arrange: repeat(red, 6) + repeat(blue, 2) + repeat(green, 1)", 1)
+    text = text.replace("\nturn:\n", "\nbudgets:\n  steps_for_setup: 20000\nturn:\n", 1)
+    game = compile_game(load_ruleset_text(text, "flow-variant.yaml"), {})
+    with pytest.raises(RuleError, match=r"arrange: no arrangement found in [\d,]+ tries before "
+                       r"the set-up had run 20,000 steps") as info:
+        game.new_state(2, 0)
+    assert "budgets.steps_for_setup" in str(info.value)
+    assert "in effect 'arrange'" in str(info.value)
+
+
+@pytest.mark.parametrize(("into", "message"), [
+    ("[null] + without(cells(board), place('a1'))", "nothing (null) is not a place"),
+    ("[place('a1')] + without(cells(board), place('c3'))", "a place is listed more than once"),
+    ("without(cells(board), place('c3'))", "9 values for 8 places"),
+])
+def test_arrange_refuses_bad_places(into: str, message: str) -> None:
+    game = variant("flow", "into: cells(board)", f'into: "{into}"')
+    with pytest.raises(RuleError, match=re.escape(message)):
+        game.new_state(2, 0)
+
+
+def test_arrange_deals_the_same_layout_for_the_same_seed() -> None:
+    game = game_of("flow")
+    first = [game.new_state(2, seed).vars["layout"] for seed in range(10)]
+    assert first == [game.new_state(2, seed).vars["layout"] for seed in range(10)]
+    assert len({tuple(x) for x in first}) > 3
 
 
 # -- budgets --------------------------------------------------------------------------------
 
 def test_infinite_loop_is_stopped() -> None:
     game = game_of("budgets", mode="loop")
-    with pytest.raises(RuleError, match="steps_per_decision") as info:
+    with pytest.raises(RuleError, match="steps_for_setup") as info:
         game.new_state(2, 0)
     assert "5,000 steps" in str(info.value)
     assert info.value.location is not None and info.value.location.line > 1  # the loop's effect

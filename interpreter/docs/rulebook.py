@@ -33,7 +33,6 @@ from interpreter.primitives.decisions import OptionDef
 from interpreter.run.playout import make_agents
 from interpreter.run.view import SPECTATOR, view
 
-SEED = 1
 EXAMPLE_DECISIONS = 4
 """Pictures in the worked example (decisions that change what everyone sees)."""
 MAX_EXAMPLE_DECISIONS = 12
@@ -499,7 +498,7 @@ def _facts(game: Game) -> dict[str, str]:
         elif z.kind == "slots":
             facts[f"zone:{z.id}"] = f"{z.label}: {z.per_owner} places"
     try:
-        state = game.new_state(game.min_seats, SEED)
+        state = game.new_state(game.min_seats, game.ruleset.rulebook.example_seed)
         seats = game.deciding_seats(state)
         if seats:
             n = len(game.legal_options(state, seats[0]))
@@ -566,12 +565,13 @@ def _mentions(game: Game, name: str, d: Describer) -> list[str]:
 def _example(game: Game, players: int, base: str) -> tuple[list[ExampleStep], Diagram]:
     """The first decisions of a real seeded game; a picture after each decision that
     changes what everyone can see (a secret choice changes nothing visible)."""
-    state = game.new_state(players, SEED)
+    seed = game.ruleset.rulebook.example_seed
+    state = game.new_state(players, seed)
     first = view(game, state, SPECTATOR)
     setup = Diagram(f"{base}setup.svg", f"{game.title}: the position after set-up "
-                    f"(seed {SEED}, {players} players)",
+                    f"(seed {seed}, {players} players)",
                     position_svg(game, first, f"{game.title} after set-up"))
-    agents = make_agents(players, SEED)
+    agents = make_agents(players, seed)
     steps: list[ExampleStep] = []
     shown_zones = first["zones"]
     pictures = 0
@@ -662,7 +662,8 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
                   "text": " ".join(r.text.split())} for r in rs.rulings],
         options=_options(game, loaded, d),
         example=example,
-        example_intro=(f"A real game with {players} players, set up with seed {SEED}; the "
+        example_intro=(f"A real game with {players} players, set up with seed "
+                       f"{rs.rulebook.example_seed}; the "
                        f"decisions are those of the random computer player. Each picture "
                        "shows what every player can see."),
     )
@@ -670,5 +671,5 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
     return book
 
 
-__all__ = ["EXAMPLE_DECISIONS", "SEED", "Diagram", "Rulebook", "RulebookDescriber",
+__all__ = ["EXAMPLE_DECISIONS", "Diagram", "Rulebook", "RulebookDescriber",
            "build_rulebook", "markdown_list", "parse"]

@@ -170,7 +170,7 @@ class Budgets(Node):
         default=1_000_000, ge=1, le=10 ** 10,
         description="steps the rules may take between two decisions (or during set-up)")
     steps_for_setup: int = Field(
-        default=20_000_000, ge=1, le=10 ** 11,
+        default=10_000_000, ge=1, le=10 ** 11,
         description="steps the set-up may take, up to the first decision (a random set-up "
                     "under a condition may need many deals)")
     steps_per_game: int = Field(
@@ -209,6 +209,14 @@ class Ruling(Node):
     text: str
 
 
+class RulebookDecl(Node):
+    """How the generated rulebook presents the game."""
+
+    example_seed: int = Field(default=1, ge=0, le=10 ** 9, description="the seed of the "
+                              "worked example: choose one whose first moves show the game "
+                              "well (the example is a real seeded game)")
+
+
 class Ruleset(Node):
     """A whole game."""
 
@@ -234,6 +242,7 @@ class Ruleset(Node):
     scores: Expr | None = Field(default=None, description="a seat's score (using `seat`)")
     budgets: Budgets = Field(default_factory=Budgets)
     rulings: list[Ruling] = Field(default_factory=list)
+    rulebook: RulebookDecl = Field(default_factory=RulebookDecl)
 
 
 def definition_bodies(rs: Ruleset) -> dict[str, Expr]:

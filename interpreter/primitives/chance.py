@@ -6,36 +6,44 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
-from interpreter.errors import RuleError
+from interpreter.compile.expressions import LOOP_STEPS
+from interpreter.errors import BudgetError, RuleError
 from interpreter.load.located import Expr
 from interpreter.primitives.base import Primitive
 from interpreter.run import rng as rngmod
+from interpreter.run.budget import describe as kind_of
+from interpreter.run.budget import overspent
 
 if TYPE_CHECKING:
     from interpreter.compile.english import Describer
     from interpreter.compile.program import ProgramBuilder
-    from interpreter.run.machine import Machine
+    from interpreter.run.machine import Env, Machine
 
 
 class Arrange(Primitive):
     """Deal values to places at random so that a condition holds at every place.
 
-    The places are taken in a random order; each gets a value drawn at random from
-    those left that satisfy `where` (which sees `value`, `place` and `assigned`, the
-    values given so far, indexed by place). When some place has no allowed value left,
-    the whole arrangement is drawn again, up to `max_tries` times. The result is a list
-    indexed by place (null where nothing was given), bound to the local name `as`.
+    Every valid layout is equally likely (rejection sampling): the values are dealt as a
+    uniform random permutation, one to each place in the order given, and `where` is
+    checked at each place as it is dealt (it sees `value`, `place` and `assigned`, the
+    values dealt so far, indexed by place). At the first place where it fails, the whole
+    deal starts again from scratch, up to `max_tries` times. Dealing from only the values
+    a place allows, the obvious shortcut, favours some layouts over others. Each place
+    dealt is a step, so a rare condition may need a larger `steps_per_decision`. The
+    result is a list indexed by place (null where nothing was dealt), bound to the local
+    name `as`.
     """
 
     keyword: ClassVar[str] = "arrange"
-    summary: ClassVar[str] = ("Deal values to places at random under a condition, redrawing "
-                              "when stuck.")
+    summary: ClassVar[str] = ("Deal values to places at random under a condition, dealing "
+                              "again from scratch when it fails.")
     arrange: Expr = Field(description="the values to deal (a list, repeats allowed)")
     into: Expr = Field(description="the places, as many as there are values")
     where: Expr | None = Field(default=None, description="condition on `value`, `place` and "
-                               "`assigned` (values given so far, by place)")
+                               "`assigned` (values dealt so far, by place)")
     as_: str = Field(alias="as", description="local name for the result (list by place)")
-    max_tries: int = Field(default=10_000, ge=1)
+    max_tries: int = Field(default=200_000, ge=1, description="how many deals to try "
+                           "before giving up")
 
     def local_names(self) -> set[str]:
         return {self.as_}
@@ -43,7 +51,10 @@ class Arrange(Primitive):
     def compile(self, b: ProgramBuilder) -> None:
         values_of = b.expr(self.arrange, allow_random=True)
         places_of = b.expr(self.into, allow_random=True)
+        before = b.pending_weight
         where = b.expr(self.where, ["value", "place", "assigned"]) if self.where else None
+        per_place = LOOP_STEPS + b.pending_weight - before  # `where` runs at every place
+        b.pending_weight = before
         name, limit = self.as_, self.max_tries
         nxt = b.after_this()
 
@@ -54,42 +65,77 @@ class Arrange(Primitive):
             if len(values) != len(places):
                 raise RuleError(f"arrange: {len(values)} values for {len(places)} places")
             n_sites = len(m.state.sites)
+            for place in places:
+                if type(place) is not int or not 0 <= place < n_sites:
+                    raise RuleError(f"arrange: {kind_of(place)} is not a place")
+            if len(set(places)) != len(places):
+                raise RuleError("arrange: a place is listed more than once")
             temps = env.temps
-            for _ in range(limit):
-                assigned: list = [None] * n_sites
-                left = values[:]
-                order = places[:]
-                r = m.state.rng
-                for i in range(len(order) - 1, 0, -1):
-                    r, j = rngmod.below(r, i + 1)
-                    order[i], order[j] = order[j], order[i]
-                stuck = False
-                temps["assigned"] = assigned
-                for place in order:
-                    temps["place"] = place
-                    allowed = []
-                    for k, v in enumerate(left):
-                        temps["value"] = v
-                        if where is None or where(env):
-                            allowed.append(k)
-                    if not allowed:
-                        stuck = True
-                        break
-                    r, pick = rngmod.below(r, len(allowed))
-                    assigned[place] = left.pop(allowed[pick])
-                m.state.rng = r
-                if not stuck:
-                    env.locals[name] = assigned
-                    return nxt
-            raise RuleError(f"arrange: no arrangement found in {limit} tries")
+            n = len(values)
+            r = m.state.rng
+            tries = 0
+            # One deck and one `assigned` for every try: Fisher-Yates draws each next value
+            # uniformly from those left whatever order they lie in, and a failed try only
+            # clears the places it dealt, so a try costs what it deals, not the board.
+            deck = values
+            assigned: list = [None] * n_sites
+            temps["assigned"] = assigned
+            try:
+                while tries < limit:
+                    tries += 1
+                    # Fisher-Yates one place at a time: stopping at the first failure and
+                    # starting again rejects exactly the permutations a full deal would.
+                    for i, place in enumerate(places):
+                        env.steps += per_place
+                        if env.steps > env.step_limit:
+                            overspent(env)
+                        r, j = rngmod.below(r, n - i)
+                        j += i
+                        deck[i], deck[j] = deck[j], deck[i]
+                        if where is not None:
+                            temps["place"], temps["value"] = place, deck[i]
+                            if not where(env):
+                                for dealt in places[:i]:
+                                    assigned[dealt] = None
+                                break
+                        assigned[place] = deck[i]
+                    else:
+                        m.state.rng = r
+                        env.locals[name] = assigned
+                        return nxt
+            except BudgetError as exc:
+                if exc.budget not in ("steps_for_setup", "steps_per_decision",
+                                      "steps_per_game"):
+                    raise
+                raise BudgetError(exc.budget, f"arrange: no arrangement found in {tries:,} "
+                                  f"{'try' if tries == 1 else 'tries'} before {_ran_out(env)}"
+                                  ": the condition may be impossible, rare, or costly to "
+                                  "check") from None
+            raise RuleError(f"arrange: no arrangement found in {limit:,} tries (max_tries): "
+                            "every deal gave some place a value that breaks the condition; it "
+                            "may be impossible, or rare enough to need more tries")
         b.emit(run)
 
     def english(self, d: Describer) -> list[str]:
-        cond = ""
-        if self.where:
-            with d.naming({"value": "the value being dealt", "place": "the place",
-                           "assigned": "the value dealt to {}"}):
-                cond = f", so that at every place {d.cond(self.where)}"
-        return [f"Deal {d.expr(self.arrange)} at random to {d.expr(self.into)}, one to each "
-                f"place{cond}; if a place is left with no allowed value, deal again. "
-                f"What a place is dealt is its {d.name(self.as_)}."]
+        start = (f"Deal {d.expr(self.arrange)} in a random order to {d.expr(self.into)}, one "
+                 "to each place")
+        end = f"What a place is dealt is its {d.name(self.as_)}."
+        if not self.where:
+            return [f"{start}. {end}"]
+        with d.naming({"value": "the value being dealt", "place": "the place",
+                       "assigned": "the value dealt to {}"}):
+            cond = d.cond(self.where)
+        return [f"{start} in turn, checking each place as it is dealt (the places after it "
+                f"have nothing yet): {cond}. As soon as a "
+                "place fails the check, take everything back and deal again from the start, "
+                f"so that every deal where all the places pass is equally likely. {end}"]
+
+
+def _ran_out(env: Env) -> str:
+    """The step budget that ran out, in words, for arrange's own message."""
+    budgets = env.game.budgets
+    if env.step_budget == "steps_per_game":
+        return f"the game went past {budgets.steps_per_game:,} steps in all"
+    if env.step_budget == "steps_for_setup":
+        return f"the set-up had run {budgets.steps_for_setup:,} steps"
+    return f"the rules had run {budgets.steps_per_decision:,} steps without needing a decision"
