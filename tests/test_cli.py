@@ -350,7 +350,7 @@ def test_load_refuses_game_arguments(tmp_path: Path) -> None:
 
 def test_ctrl_c_saves_and_exits_1(tmp_path: Path) -> None:
     game = load_game("caldera")
-    state = game.new_state(2, 1)
+    state = game.new_state(2, 2)  # seed 2: the first option erupts, so Player 2 moves next
     seats = {1: "human", 2: "random"}
     answers = iter(["1"])
 
@@ -361,13 +361,14 @@ def test_ctrl_c_saves_and_exits_1(tmp_path: Path) -> None:
 
     out = io.StringIO()
     save = tmp_path / "s.json"
-    session = PlaySession(game, state, seats, build_agents(seats, 1),
-                          SavedGame.start(game, 2, 1, seats), Console(file=out, width=100),
+    session = PlaySession(game, state, seats, build_agents(seats, 2),
+                          SavedGame.start(game, 2, 2, seats), Console(file=out, width=100),
                           ask, save_path=save, interactive=True, colour=False)
     assert session.run() == 1
     assert "Interrupted" in out.getvalue()
     saved = read_save(save)
     assert saved.decisions[0][0] == 1 and len(saved.decisions) > 1
+    assert any(seat == 2 for seat, _ in saved.decisions)  # the computer's moves are saved
 
 
 def test_quit_offers_to_save_when_interactive(tmp_path: Path) -> None:

@@ -27,6 +27,10 @@ Compiled = Callable[[Any], Any]
 MAX_EXPRESSION_LENGTH = 20_000
 """Longest expression text (characters): Python's parser, which reads it, recurses."""
 
+LOOP_STEPS = 3
+"""Steps each element of a loop costs before its own expressions: going round a loop in
+Python costs about as much as evaluating a few parts of an expression."""
+
 MAX_NESTING = 100
 """Deepest nesting of an expression (operators, calls, brackets): the compiled closures
 call each other once per level, and Python's stack is not unlimited."""
@@ -591,7 +595,8 @@ class _Compiler:
         source = self.compile(gen.iter)
         inner = _Compiler(self.scope.with_temps([name]))
         conds = [inner.compile(c) for c in gen.ifs]
-        per = 1 + sum(weigh(c, self.scope) for c in gen.ifs) + weigh(node.elt, self.scope)
+        per = LOOP_STEPS + sum(weigh(c, self.scope) for c in gen.ifs) + weigh(node.elt,
+                                                                              self.scope)
         return name, source, conds, inner.compile(node.elt), per
 
     def _quantifier(self, node: ast.GeneratorExp | ast.ListComp, every: bool) -> Compiled:
@@ -638,7 +643,8 @@ class _Compiler:
             source = _Compiler(scope).compile(gen.iter)
             scope = scope.with_temps(targets)
             conds = [_Compiler(scope).compile(c) for c in gen.ifs]
-            loops.append((targets, source, conds, 1 + sum(weigh(c, scope) for c in gen.ifs)))
+            loops.append((targets, source, conds,
+                          LOOP_STEPS + sum(weigh(c, scope) for c in gen.ifs)))
             names.extend(targets)
         element = _Compiler(scope).compile(node.elt)
         # what each element of a level costs: its conditions, then the next level's
@@ -751,7 +757,10 @@ def _loop(env: Any, temps: dict, loops: list, depth: int, element: Compiled) -> 
             except (TypeError, ValueError):
                 raise RuleError(f"cannot unpack {_kind(item)} into {', '.join(targets)}"
                                 ) from None
-        if all(c(env) for c in conds):
+        for c in conds:
+            if not c(env):
+                break
+        else:
             if last:
                 yield element(env)
             else:
@@ -944,7 +953,14 @@ def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Com
         if len(const) > limit:
             raise ExpressionError(f"this text is longer than {limit:,} characters "
                                   "(budgets.text_length)")
-        return lambda env: const
+        size = len(const)
+
+        def constant(env: Any) -> str:
+            env.steps += size  # writing it out costs as much as building it
+            if env.steps > env.step_limit:
+                overspent(env)
+            return const
+        return constant
 
     def render(env: Any) -> str:
         text = "".join(p if isinstance(p, str) else show(p(env)) for p in pieces)

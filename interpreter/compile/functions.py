@@ -190,12 +190,19 @@ def f_neighbours(env: Any, site: Any, dirs: Any = None) -> list[int]:
     if site is None:
         return []
     s = _site(env, site, "neighbours")
-    out = []
-    for d in (ALL_DIRECTIONS if dirs is None else _charge(env, dirs, "neighbours")):
-        t = env.game.offset(s, d, 1)
-        if t is not None:
-            out.append(t)
-    return out
+    directions = ALL_DIRECTIONS if dirs is None else _charge(env, dirs, "neighbours")
+    key = (s, tuple(directions)) if all(type(d) is str for d in directions) else None
+    cache = env.game.neighbour_cache
+    found = cache.get(key) if key is not None else None
+    if found is None:
+        found = []
+        for d in directions:
+            t = env.game.offset(s, d, 1)
+            if t is not None:
+                found.append(t)
+        if key is not None and len(cache) < 100_000:
+            cache[key] = found  # a board's geometry never changes: look it up once
+    return list(found)
 
 
 def f_row(env: Any, site: Any) -> int | None:

@@ -198,6 +198,8 @@ class Game:
         self.site_name: list[str] = []
         self.site_rc: list[tuple[int, int] | None] = []
         self.site_by_name: dict[str, int] = {}
+        self.neighbour_cache: dict[tuple, list[int]] = {}
+        """neighbours(place, directions), looked up once per game: the board is fixed."""
         self.attributes: dict[str, list[Any]] = {}
         self.attribute_order: list[str] = []
         self.piece_names: list[str] = []

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from interpreter.compile.expressions import (
+    LOOP_STEPS,
     Compiled,
     ExpressionError,
     Scope,
@@ -34,6 +35,10 @@ if TYPE_CHECKING:
     from interpreter.run.machine import Machine
 
 Instruction = Callable[["Machine"], int]
+
+INSTRUCTION_STEPS = 8
+"""Steps an instruction costs before its expressions: the machine's dispatch of one
+instruction costs about as much as evaluating eight parts of an expression."""
 PAUSE = -1
 SWITCH = -2
 
@@ -266,7 +271,7 @@ class ProgramBuilder:
     def emit(self, instruction: Instruction) -> int:
         self.program.append(instruction)
         self.program_where.append(self.where)
-        self.program_weights.append(1 + self.pending_weight)
+        self.program_weights.append(INSTRUCTION_STEPS + self.pending_weight)
         self.pending_weight = 0
         return len(self.program) - 1
 
@@ -407,7 +412,8 @@ class ProgramBuilder:
                 id=o.id, names=list(o.for_), sources=sources, lets=lets, where=where,
                 notation=self.template(o.notation, temps, track_pieces=True),
                 label=self.template(o.label or o.notation, temps), entry=Label(),
-                loc=o.loc, weight=1 + self.pending_weight, source_weights=source_weights))
+                loc=o.loc, weight=LOOP_STEPS + self.pending_weight,
+                source_weights=source_weights))
             self.pending_weight = outer
         self.choices[spec.pc] = spec
         if spec.simultaneous:

@@ -566,11 +566,12 @@ def _after(text: str, event: Event | None) -> tuple[int, int]:
 def read_yaml(path: str | Path) -> tuple[Any, Source]:
     """Read and parse a YAML file; an unreadable file is a diagnostic, not a traceback."""
     p = Path(path)
-    too_big = f"{p} is larger than {MAX_FILE_BYTES:,} bytes, tabletop's limit for a ruleset file"
+    too_big = Diagnostic(f"the file is larger than {MAX_FILE_BYTES:,} bytes, tabletop's limit "
+                         "for a ruleset file", Location(str(p), 1, 1))
     try:
         with p.open("rb") as f:
             if os.fstat(f.fileno()).st_size > MAX_FILE_BYTES:
-                raise RulesetError([Diagnostic(too_big)])
+                raise RulesetError([too_big])
             data = f.read(MAX_FILE_BYTES + 1)  # bounded: a device or pipe may never end
     except FileNotFoundError:
         raise RulesetError([Diagnostic(f"no such file: {p}")]) from None
@@ -580,7 +581,7 @@ def read_yaml(path: str | Path) -> tuple[Any, Source]:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise RulesetError([Diagnostic(f"cannot read {p}: {reason}")]) from None
     if len(data) > MAX_FILE_BYTES:
-        raise RulesetError([Diagnostic(too_big)])
+        raise RulesetError([too_big])
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

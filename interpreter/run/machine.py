@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 PAUSE = -1
 SWITCH = -2
 
+MAX_CALL_DEPTH = 200
+"""Deepest nesting of procedure calls and triggers (Bottoms Up's chains reach 4): each
+level is a frame saved in the state, so an endless recursion must stop early."""
+
 DECISION_STEPS = 100
 """Steps a decision costs in itself (checking it, writing its notation in the log): a
 game of many cheap decisions must run into its step budget too."""
@@ -129,12 +133,20 @@ class Machine:
     def _fire_trigger(self) -> None:
         index, piece, place = self.state.triggers.pop(0)
         trigger = self.game.triggers[index]
+        self._check_depth(f"trigger '{trigger.id}'")
         self.state.frames.append([trigger.entry.pc, {"piece": piece, "place": place}])
 
     # -- frames --------------------------------------------------------------------------
     def push_frame(self, pc: int, local_vars: dict[str, Any], return_pc: int) -> None:
+        self._check_depth("a procedure")
         self.state.frames[-1][0] = return_pc
         self.state.frames.append([pc, local_vars])
+
+    def _check_depth(self, what: str) -> None:
+        if len(self.state.frames) >= MAX_CALL_DEPTH:
+            raise RuleError(f"{what} was started {MAX_CALL_DEPTH} levels deep inside "
+                            "procedures and triggers (tabletop's limit): a procedure calls "
+                            "itself, or triggers set each other off, without end")
 
     def pop_frame(self) -> int:
         if len(self.state.frames) <= 1:

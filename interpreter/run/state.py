@@ -113,7 +113,8 @@ class State:
             "current": self.current,
             "turn": self.turn,
             "decisions": self.decisions,
-            "log": [_plain(e) for e in self.log_entries()],
+            "log": [[list(x) if type(x) is tuple else x for x in e]
+                    for e in self.log_entries()],
             "over": self.over,
             "winners": None if self.winners is None else list(self.winners),
             "reason": self.reason,
