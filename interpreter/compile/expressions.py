@@ -731,8 +731,9 @@ def _tracking(impl: Callable[..., Any]) -> Callable[..., Any]:
     return describe
 
 
-def _items(env: Any, items: Any, per: int = 1) -> Any:
-    """What a loop goes through, charged by its length times what each element costs."""
+def loop_items(env: Any, items: Any, per: int = 1, what: str = "a comprehension") -> Any:
+    """What a loop goes through (a list, or nothing), charged by its length times what
+    each element costs."""
     if items is None:
         return ()
     if isinstance(items, list | tuple | range | str):
@@ -740,7 +741,10 @@ def _items(env: Any, items: Any, per: int = 1) -> Any:
         if env.steps > env.step_limit:
             overspent(env)
         return items
-    raise RuleError(f"a comprehension needs a list to go through, got {_kind(items)}")
+    raise RuleError(f"{what} needs a list to go through, got {_kind(items)}")
+
+
+_items = loop_items
 
 
 def _loop(env: Any, temps: dict, loops: list, depth: int, element: Compiled) -> Iterable:

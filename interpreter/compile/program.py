@@ -20,15 +20,14 @@ from interpreter.compile.expressions import (
     Scope,
     compile_expression,
     compile_template,
-    kind_of,
     located,
+    loop_items,
     weigh_text,
 )
 from interpreter.compile.expressions import broken as _broken
 from interpreter.errors import Diagnostic, Location, RuleError, did_you_mean
 from interpreter.load.located import Expr, Name, Template
 from interpreter.primitives.base import Primitive
-from interpreter.run.budget import overspent
 
 if TYPE_CHECKING:
     from interpreter.primitives.decisions import Choose
@@ -207,16 +206,9 @@ class ChoiceSpec:
 
 
 def _values(env: Any, values: Any, name: str, per: int) -> Any:
-    """What an option's `for` name goes through: a list (or nothing), charged by its
-    length times what each value costs to consider."""
-    if values is None:
-        return ()
-    if isinstance(values, list | tuple | range | str):
-        env.steps += len(values) * per
-        if env.steps > env.step_limit:
-            overspent(env)
-        return values
-    raise RuleError(f"'for: {name}' needs a list of values, got {kind_of(values)}")
+    """What an option's `for` name goes through, charged by its length times what each
+    value costs to consider."""
+    return loop_items(env, values, per, f"'for: {name}'")
 
 
 def _hashable(value: Any) -> Any:
