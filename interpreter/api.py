@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -10,16 +9,33 @@ from interpreter.compile.game import Game, compile_game
 from interpreter.load.catalog import find_ruleset
 from interpreter.load.loader import LoadedRuleset, load_ruleset
 
+_CACHE_SIZE = 32
+_cache: dict[str, tuple[tuple[tuple[str, float], ...], LoadedRuleset]] = {}
+"""Loaded rulesets by path, with the modification time of every file each is made of (a
+variant is stale when its base changes, too)."""
 
-@lru_cache(maxsize=32)
-def _load_cached(path: str, mtime: float) -> LoadedRuleset:
-    return load_ruleset(path)
+
+def _mtime(path: str) -> float:
+    try:
+        return Path(path).stat().st_mtime
+    except OSError:
+        return -1.0
 
 
 def load(name_or_path: str | Path) -> LoadedRuleset:
-    """A bundled game's name or a path → the validated ruleset (cached while unchanged)."""
-    path = find_ruleset(str(name_or_path))
-    return _load_cached(str(path.resolve()), path.stat().st_mtime)
+    """A bundled game's name or a path → the validated ruleset (cached while none of its
+    files changes)."""
+    path = str(find_ruleset(str(name_or_path)).resolve())
+    hit = _cache.get(path)
+    if hit is not None and all(_mtime(f) == t for f, t in hit[0]):
+        return hit[1]
+    before = _mtime(path)
+    loaded = load_ruleset(path)
+    stamps = ((path, before), *((f, _mtime(f)) for f in loaded.source.others))
+    if len(_cache) >= _CACHE_SIZE:
+        _cache.pop(next(iter(_cache)))
+    _cache[path] = (stamps, loaded)
+    return loaded
 
 
 def load_game(name_or_path: str | Path, options: dict[str, Any] | None = None) -> Game:

@@ -241,11 +241,16 @@ def test(
     targets: Annotated[list[str] | None, typer.Argument(
         metavar="[GAME|PATH]...", help="Games or test files (default: every "
         "rulesets/*.tests.yaml).", show_default=False)] = None,
+    base: Annotated[bool, typer.Option(
+        "--base", help="For variants: run the base game's cases on the variant and report "
+        "which still hold and which the variant changes.")] = False,
 ) -> None:
     """Run scenario tests: named positions and moves with what must hold afterwards.
 
     Each game's tests live in `rulesets/GAME.tests.yaml`. Prints ✓ or ✗ per case with
-    the reason of each failure; exits 0 only when every case passes.
+    the reason of each failure; exits 0 only when every case passes. With --base, each
+    VARIANT is run against its base's cases instead: a case the variant changes is
+    reported, not failed.
     """
     try:
         from interpreter.scenarios.runner import discover, run_scenario_files
@@ -253,6 +258,9 @@ def test(
         raise UsageError(f"scenario tests are not available in this installation ({exc})"
                          ) from None
     console = Console()
+    if base:
+        _test_against_base(console, list(targets or []))
+        return
     files = discover(list(targets or []))
     if not files:
         raise UsageError("no scenario test files found"
@@ -284,6 +292,32 @@ def test(
     console.print(Text(summary, style="bold red" if failed or broken else "bold green"))
     if failed or broken or not passed:
         raise typer.Exit(1)
+
+
+def _test_against_base(console: Console, targets: list[str]) -> None:
+    from interpreter.load.catalog import find_ruleset
+    from interpreter.scenarios.base_cases import compare_with_base
+
+    if not targets:
+        raise UsageError("--base needs the variants to compare, e.g. "
+                         "`tabletop test caldera-two-trios --base`")
+    for target in targets:
+        comparison = compare_with_base(find_ruleset(target))
+        console.print(Text(f"{_shown_path(comparison.base_tests)} "
+                           f"(the cases of {comparison.base_title}) on "
+                           f"{_shown_path(comparison.variant)}", style="bold"))
+        for case in comparison.cases:
+            if case.holds:
+                console.print(Text.assemble(("  ✓ ", "green"), case.name,
+                                            ("  still holds", "dim")))
+                continue
+            label = "changed" if case.applies else "no longer applies"
+            console.print(Text.assemble(("  ≠ ", "bold yellow"), case.name,
+                                        (f"  {label}", "yellow")))
+            for line in case.why.splitlines():
+                console.print(Text("      " + line, style="yellow"), soft_wrap=True)
+        console.print(Text(f"{comparison.held} of {len(comparison.cases)} base cases still "
+                           f"hold; the variant changes {comparison.changed}", style="bold"))
 
 
 def _shown_path(path: Path) -> str:

@@ -36,13 +36,14 @@ def game_entries() -> list[dict[str, Any]]:
     entries = []
     for name in bundled_names():
         try:
-            model = load(name).model
+            loaded = load(name)
         except TabletopError as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             entries.append({"name": name, "error": first})
             continue
+        model = loaded.model
         g = model.game
-        entries.append({
+        entry: dict[str, Any] = {
             "name": name,
             "title": g.title,
             "designer": g.designer,
@@ -50,8 +51,31 @@ def game_entries() -> list[dict[str, Any]]:
             "summary": " ".join(g.summary.split()),
             "status": g.status,
             "options": [_option_info(o) for o in model.options],
-        })
-    return entries
+        }
+        if loaded.variant is not None:
+            entry["extends"] = loaded.variant.base_name
+        entries.append(entry)
+    by_name = {e["name"]: e for e in entries}
+    for e in entries:
+        base = by_name.get(e.get("extends", ""))
+        if base is not None:
+            base.setdefault("variants", []).append(e["name"])
+    return _variants_after_their_base(entries)
+
+
+def _variants_after_their_base(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games in name order, each followed by its variants (and theirs)."""
+    by_name = {e["name"]: e for e in entries}
+    out: list[dict[str, Any]] = []
+
+    def place(e: dict[str, Any]) -> None:
+        out.append(e)
+        for v in e.get("variants", []):
+            place(by_name[v])
+    for e in entries:
+        if e.get("extends") not in by_name:
+            place(e)
+    return out
 
 
 def _option_text(o: dict[str, Any]) -> Text:
@@ -71,7 +95,7 @@ def list_games(
     json_out: Annotated[bool, typer.Option(
         "--json", metavar="", help="Print the list as JSON.")] = False,
 ) -> None:
-    """List the bundled games with their player counts and options.
+    """List the bundled games and their variants, with player counts and options.
 
     Options are set with `--option KEY=VALUE` on play, run and simulate.
     """
@@ -99,8 +123,14 @@ def list_games(
                      else f"{seats['min']}–{seats['max']}")
         options = (Text("\n").join(_option_text(o) for o in e["options"]) if e["options"]
                    else Text("none", style="dim"))
-        table.add_row(Text.assemble((e["name"], "bold"), "\n", (e["title"], "dim")),
-                      seat_text, Text(e["summary"]), options)
+        summary = Text(e["summary"])
+        name = Text.assemble((e["name"], "bold"), "\n", (e["title"], "dim"))
+        if "extends" in e:
+            name = Text.assemble("↳ ", name)
+            summary = Text.assemble((f"A variant of {e['extends']}. ", "italic"), summary)
+        if e.get("variants"):
+            summary.append(f"\nVariants: {', '.join(e['variants'])}", style="dim")
+        table.add_row(name, seat_text, summary, options)
     console.print(table)
 
 

@@ -982,5 +982,5 @@ def located(exc: ExpressionError, loc: Location | None, source: Any) -> Diagnost
     where = None
     if loc is not None:
         where = Location(loc.path, loc.line, loc.col + exc.offset)
-    line = source.line(loc.line) if (source is not None and loc is not None) else None
+    line = source.line_at(loc) if source is not None else None
     return Diagnostic(exc.message, where, exc.expected, exc.hint, line)

@@ -57,7 +57,7 @@ from interpreter.errors import (
     did_you_mean,
 )
 from interpreter.load.catalog import shorten
-from interpreter.load.loader import LoadedRuleset
+from interpreter.load.loader import LoadedRuleset, explain_variant
 from interpreter.load.located import Expr
 from interpreter.load.schema import Budgets, Definition, OptionDecl, Ruleset, ZoneDecl
 from interpreter.run import rng as rngmod
@@ -243,10 +243,7 @@ class Game:
 
     def source_line(self, loc: Location | None) -> str | None:
         """The ruleset's line at `loc` (quoted under an error)."""
-        source = self.loaded.source
-        if loc is None or loc.path != source.path:
-            return None
-        return source.line(loc.line)
+        return self.loaded.source.line_at(loc)
 
     def locate_error(self, exc: RuleError, pc: int) -> RuleError:
         """Add the effect that instruction `pc` carries out to an error's trace."""
@@ -560,7 +557,7 @@ class _Compiler:
 
     def error(self, message: str, loc: Any, hint: str | None = None,
               expected: str | None = None) -> None:
-        line = self.source.line(loc.line) if loc is not None else None
+        line = self.source.line_at(loc)
         self.diagnostics.append(Diagnostic(message, loc, expected, hint, line))
 
     # -- scope --------------------------------------------------------------------------
@@ -1088,8 +1085,27 @@ class _Compiler:
         g.score = self.expr(self.rs.scores, ["seat"]) if self.rs.scores is not None else None
         g.score_loc = self.rs.scores.loc if self.rs.scores is not None else None
 
+    def effect_ids(self) -> None:
+        """An effect's id names it for variants, so it must be unique in the ruleset."""
+        from interpreter.compile.program import collect_effects
+
+        rs = self.rs
+        blocks = [rs.setup, rs.turn, *(p.do for p in rs.procedures),
+                  *(t.do for t in rs.triggers)]
+        seen: dict[str, Any] = {}
+        for effect in collect_effects(block for block in blocks):
+            if effect.id is None:
+                continue
+            if effect.id in seen:
+                first = seen[effect.id]
+                self.error(f"two effects have the id '{effect.id}' (the first at {first})",
+                           effect.loc)
+            else:
+                seen[effect.id] = effect.loc
+
     def run(self, given: dict[str, Any]) -> Game:
         self.builtins()
+        self.effect_ids()
         self.options(given)
         self.collect_definitions()
         starts = self.pieces()
@@ -1112,7 +1128,8 @@ class _Compiler:
         self.concealment()
         self.endings()
         if self.diagnostics:
-            raise RulesetError(_sorted_unique(self.diagnostics))
+            raise RulesetError(explain_variant(_sorted_unique(self.diagnostics),
+                                               self.loaded.source, self.loaded.variant))
         return self.game
 
 

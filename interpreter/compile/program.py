@@ -321,7 +321,7 @@ class ProgramBuilder:
 
     def error(self, message: str, loc: Location | None, hint: str | None = None,
               expected: str | None = None) -> None:
-        line = self.source.line(loc.line) if loc is not None else None
+        line = self.source.line_at(loc)
         self.diagnostics.append(Diagnostic(message, loc, expected, hint, line))
 
     def hint(self, word: str, candidates: Iterable[str]) -> str | None:
@@ -426,6 +426,20 @@ class ProgramBuilder:
         self.mark(after)
 
 
+
+
+def collect_effects(blocks: Iterable[Iterable[Primitive]]) -> list[Primitive]:
+    """Every effect of some blocks and of the blocks nested in them, in order."""
+    out: list[Primitive] = []
+
+    def walk(block: Iterable[Primitive]) -> None:
+        for effect in block:
+            out.append(effect)
+            for child in effect.children():
+                walk(child)
+    for block in blocks:
+        walk(block)
+    return out
 
 
 def collect_locals(effects: Iterable[Primitive]) -> set[str]:

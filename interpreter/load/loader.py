@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import types
 import typing
 from dataclasses import dataclass
@@ -11,18 +12,22 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from interpreter.errors import Diagnostic, Location, RulesetError, did_you_mean
+from interpreter.errors import Diagnostic, Location, RulesetError, UsageError, did_you_mean
+from interpreter.load.catalog import find_ruleset
 from interpreter.load.schema import Ruleset
+from interpreter.load.variants import VariantInfo, is_variant, merge_variant
 from interpreter.load.yaml_source import Source, locate, parse_yaml, read_yaml
 from interpreter.primitives import PRIMITIVES
 
 
 @dataclass
 class LoadedRuleset:
-    """A validated ruleset with the text it came from (for messages and hashing)."""
+    """A validated ruleset with the text it came from (for messages and hashing); for a
+    variant, also its base and the changes it makes."""
 
     model: Ruleset
     source: Source
+    variant: VariantInfo | None = None
 
     @property
     def path(self) -> str:
@@ -30,7 +35,10 @@ class LoadedRuleset:
 
     @property
     def content_hash(self) -> str:
-        return hashlib.sha256(self.source.text.encode("utf-8")).hexdigest()
+        """Of every file the ruleset is made of (a variant changes when its base does)."""
+        texts = self.source.texts
+        data = texts[0] if len(texts) == 1 else "\0".join(texts)
+        return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
 
 def _field_names(model: type[BaseModel]) -> list[str]:
@@ -149,11 +157,72 @@ def validate_tree(tree: Any, source: Source) -> Ruleset:
 
 
 def load_ruleset(path: str | Path) -> LoadedRuleset:
-    """Read and validate a ruleset file (not yet compiled)."""
+    """Read and validate a ruleset file (not yet compiled); a variant is merged into its
+    base first."""
     tree, source = read_yaml(path)
-    return LoadedRuleset(validate_tree(tree, source), source)
+    return _loaded(tree, source, str(path))
 
 
 def load_ruleset_text(text: str, path: str = "<text>") -> LoadedRuleset:
     tree, source = parse_yaml(text, path)
-    return LoadedRuleset(validate_tree(tree, source), source)
+    return _loaded(tree, source, path)
+
+
+def _loaded(tree: Any, source: Source, path: str) -> LoadedRuleset:
+    if not is_variant(tree):
+        return LoadedRuleset(validate_tree(tree, source), source)
+    merged, info = merge_variant(tree, source, path, _read_base)
+    try:
+        return LoadedRuleset(validate_tree(merged, source), source, info)
+    except RulesetError as exc:
+        raise RulesetError(explain_variant(exc.diagnostics, source, info)) from None
+
+
+def _read_base(ref: str, near: Path) -> tuple[Any, Source, str]:
+    """A variant's base: a path (from the variant's folder, or as given), or a bundled
+    game's name."""
+    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref
+    if looks_like_path:
+        nearby = near / ref
+        path = nearby if nearby.is_file() else Path(ref)
+    else:
+        try:
+            path = find_ruleset(ref)
+        except UsageError as exc:
+            raise RulesetError([Diagnostic(str(exc))]) from None
+    tree, source = read_yaml(path)
+    return tree, source, str(path)
+
+
+def explain_variant(diagnostics: list[Diagnostic], source: Source,
+                    info: VariantInfo | None) -> list[Diagnostic]:
+    """A problem found in a base's text after a variant was merged into it is the
+    variant's doing (the base loads on its own): report it at the variant's change that
+    names what went wrong, with the base's place too; when no one change names it, at
+    the base's place, listing the variant's changes."""
+    if info is None:
+        return diagnostics
+    out = []
+    for d in diagnostics:
+        if d.location is None or d.location.path == source.path:
+            out.append(d)
+            continue
+        culprit = next((c for c in info.changes if c.loc is not None and c.id
+                        and re.search(rf"(?<![\w-]){re.escape(c.id)}(?![\w-])", d.message)),
+                       None)
+        base_line = (d.source_line or "").strip()
+        if culprit is not None:
+            note = (f"in the base at {d.location}, which is fine on its own: {base_line}"
+                    if base_line else f"in the base at {d.location}, fine on its own")
+            out.append(Diagnostic(
+                f"{d.message} (after this change: {culprit.kind} {culprit.part} "
+                f"'{culprit.id}')", culprit.loc, d.expected,
+                f"{d.hint}\n  {note}" if d.hint else note, source.line_at(culprit.loc)))
+            continue
+        places = ", ".join(f"{c.loc} ({c.kind} {c.part} '{c.id}')" for c in info.changes
+                           if c.loc is not None and c.kind != "game")
+        note = ("the base is fine on its own: this comes from the variant's changes"
+                + (f" at {places}" if places else ""))
+        out.append(Diagnostic(d.message, d.location, d.expected,
+                              f"{d.hint}\n  {note}" if d.hint else note, d.source_line))
+    return out

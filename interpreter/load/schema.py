@@ -245,6 +245,114 @@ class Ruleset(Node):
     rulebook: RulebookDecl = Field(default_factory=RulebookDecl)
 
 
+class VariantGame(Node):
+    """A variant's own name and title; any other game fact it gives replaces the base's."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="file-name id, e.g. "
+                      "caldera-two-trios")
+    title: str
+    designer: str | None = None
+    year: int | None = None
+    seats: Seats | None = None
+    playing_time: str | None = None
+    summary: str | None = None
+    status: str | None = None
+    introduction: str | None = None
+    source: str | None = None
+
+
+class VariantItems(Node):
+    """Whole items for `add` and `replace`, written as in a ruleset; each names its id."""
+
+    options: list[OptionDecl] | None = None
+    attributes: dict[str, AttributeDecl] | None = None
+    sets: list[PieceSet] | None = None
+    zones: list[ZoneDecl] | None = None
+    variables: list[VarDecl] | None = None
+    define: dict[str, Expr | Definition] | None = None
+    procedures: list[ProcedureDecl] | None = None
+    triggers: list[TriggerDecl] | None = None
+    end: list[EndRule] | None = None
+    rulings: list[Ruling] | None = None
+
+
+class VariantIds(Node):
+    """The ids of the base's items a variant removes."""
+
+    options: list[str] | None = None
+    attributes: list[str] | None = None
+    sets: list[str] | None = None
+    zones: list[str] | None = None
+    variables: list[str] | None = None
+    define: list[str] | None = None
+    procedures: list[str] | None = None
+    triggers: list[str] | None = None
+    end: list[str] | None = None
+    rulings: list[str] | None = None
+
+
+Fields = dict[str, dict[str, Any]]
+
+
+class VariantFields(Node):
+    """For `change`: id → only the fields that change (the rest stay the base's)."""
+
+    options: Fields | None = None
+    attributes: Fields | None = None
+    sets: Fields | None = None
+    zones: Fields | None = None
+    variables: Fields | None = None
+    define: Fields | None = None
+    procedures: Fields | None = None
+    triggers: Fields | None = None
+    end: Fields | None = None
+    rulings: Fields | None = None
+
+
+class ReplaceEffect(Node):
+    """Put these effects where the effect with this id stands."""
+
+    replace: str
+    with_: Block = Field(alias="with")
+
+
+class RemoveEffect(Node):
+    remove: str = Field(description="the id of the effect to take out")
+
+
+class InsertBefore(Node):
+    before: str = Field(description="the id of the effect the new ones go before")
+    insert: Block
+
+
+class InsertAfter(Node):
+    after: str = Field(description="the id of the effect the new ones go after")
+    insert: Block
+
+
+class Variant(Node):
+    """A ruleset that extends another and changes named parts of it (merge rules: the
+    README's "Variants")."""
+
+    tabletop: Literal[1] = Field(default=1, description="language version")
+    extends: str = Field(description="the base: a bundled game's name, or a path from this "
+                                     "file's folder; it may be a variant itself")
+    game: VariantGame
+    remove: VariantIds | None = None
+    replace: VariantItems | None = None
+    add: VariantItems | None = None
+    change: VariantFields | None = None
+    effects: list[ReplaceEffect | RemoveEffect | InsertBefore | InsertAfter] | None = Field(
+        default=None, description="edits of the effects that carry an `id:`, anywhere in "
+                                  "the base")
+    first_seat: Expr | None = None
+    rank: list[Expr] | None = None
+    scores: Expr | None = None
+    budgets: dict[str, int] | None = Field(default=None, description="only the budgets that "
+                                           "change")
+    rulebook: RulebookDecl | None = None
+
+
 def definition_bodies(rs: Ruleset) -> dict[str, Expr]:
     """Each definition key with its expression, however it was written."""
     return {key: d.value if isinstance(d, Definition) else d for key, d in rs.define.items()}
@@ -252,10 +360,19 @@ def definition_bodies(rs: Ruleset) -> dict[str, Expr]:
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of the language, for editors (yaml-language-server)."""
-    schema = Ruleset.model_json_schema(by_alias=True)
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "Tabletop ruleset"
-    return schema
+    from pydantic.json_schema import models_json_schema
+
+    _, both = models_json_schema([(Ruleset, "validation"), (Variant, "validation")],
+                                 by_alias=True, ref_template="#/$defs/{model}")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Tabletop ruleset",
+        "description": "A whole game, or (with `extends`) a variant of another ruleset.",
+        "$defs": both["$defs"],
+        "if": {"type": "object", "required": ["extends"]},
+        "then": {"$ref": "#/$defs/Variant"},
+        "else": {"$ref": "#/$defs/Ruleset"},
+    }
 
 
 def json_schema_text() -> str:

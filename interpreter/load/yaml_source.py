@@ -93,11 +93,27 @@ class Source:
         if lines and lines[-1] == "":
             lines.pop()
         self.lines = lines
+        self.others: dict[str, Source] = {}
+        """The other files a ruleset is made of (a variant's bases), by path."""
 
     def line(self, number: int) -> str | None:
         if 1 <= number <= len(self.lines):
             return self.lines[number - 1]
         return None
+
+    def line_at(self, location: Location | None) -> str | None:
+        """The line a location points at, in whichever file of the ruleset it is."""
+        if location is None:
+            return None
+        if location.path == self.path:
+            return self.line(location.line)
+        other = self.others.get(location.path)
+        return other.line(location.line) if other is not None else None
+
+    @property
+    def texts(self) -> list[str]:
+        """This file's text, then its bases' (what a ruleset's content hash covers)."""
+        return [self.text, *(o.text for o in self.others.values())]
 
     def diagnostic(
         self,
@@ -106,8 +122,7 @@ class Source:
         expected: str | None = None,
         hint: str | None = None,
     ) -> Diagnostic:
-        source_line = self.line(location.line) if location is not None else None
-        return Diagnostic(message, location, expected, hint, source_line)
+        return Diagnostic(message, location, expected, hint, self.line_at(location))
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:

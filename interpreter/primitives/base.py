@@ -19,6 +19,10 @@ class Primitive(Node):
     keyword: ClassVar[str]
     summary: ClassVar[str]
 
+    id: str | None = Field(
+        default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$",
+        description="a name for this effect, unique in the ruleset, so that a variant can "
+                    "replace it, remove it or insert effects before or after it")
     text: str | None = Field(
         default=None,
         description="how the rulebook says this effect, where the generated English reads "

@@ -97,6 +97,9 @@ class ScenarioSuite:
     path: Path
     model: ScenarioFile
     cases: list[_Prepared]
+    unprepared: dict[str, str] = field(default_factory=dict)
+    """Cases that do not apply to the ruleset they were run against (another than their
+    own, as `test --base` does), with why."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -138,8 +141,12 @@ def discover(args: Iterable[str] = ()) -> list[Path]:
 class _Loader:
     """Validates one tests file and resolves its cases, collecting every problem."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, ruleset: Path | None = None) -> None:
         self.path = path
+        self.against = ruleset
+        """Another ruleset to run the cases on: a case that does not fit it is set aside
+        (in `unprepared`), not an error of the file."""
+        self.unprepared: dict[str, str] = {}
         self.diagnostics: list[Diagnostic] = []
         self.source: Source
         self.tree: Any = None
@@ -172,14 +179,22 @@ class _Loader:
             names[case.name] = loc
             if ruleset is None:
                 continue
+            before = len(self.diagnostics)
             prepared = self.prepare(model, case, raw, loc, ruleset)
+            if self.against is not None and len(self.diagnostics) > before:
+                problems = self.diagnostics[before:]
+                del self.diagnostics[before:]
+                self.unprepared[case.name] = "\n".join(str(d) for d in problems)
+                continue
             if prepared is not None:
                 cases.append(prepared)
         if self.diagnostics:
             raise RulesetError(sorted(self.diagnostics, key=_diagnostic_order))
-        return ScenarioSuite(self.path, model, cases)
+        return ScenarioSuite(self.path, model, cases, self.unprepared)
 
     def ruleset_path(self, model: ScenarioFile, tree: Any) -> Path | None:
+        if self.against is not None:
+            return self.against
         given = model.ruleset
         if given is None:
             if self.path.name.endswith(TESTS_SUFFIX):
@@ -324,9 +339,11 @@ def _diagnostic_order(d: Diagnostic) -> tuple[int, int, int]:
     return (0, loc.line, loc.col) if loc else (1, 0, 0)
 
 
-def load_scenario_file(path: str | Path) -> ScenarioSuite:
-    """Read and check a tests file; RulesetError lists every problem with its place."""
-    return _Loader(Path(path)).load()
+def load_scenario_file(path: str | Path, ruleset: str | Path | None = None
+                       ) -> ScenarioSuite:
+    """Read and check a tests file; RulesetError lists every problem with its place.
+    With `ruleset`, its cases are prepared for that ruleset instead of their own."""
+    return _Loader(Path(path), Path(ruleset) if ruleset is not None else None).load()
 
 
 def _turn_locals(game: Game) -> frozenset[str]:

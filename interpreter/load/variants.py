@@ -1,0 +1,505 @@
+"""Variants: a ruleset file that `extends` another and changes named parts of it.
+
+A variant is merged into its base before anything else looks at it, on the located YAML
+trees: every value keeps the position it was written at, in the variant or in the base,
+so a mistake is reported where it was made. The merge rules, in the order they apply:
+
+1. The base (a bundled game's name, or a path from the variant's folder) is loaded; it
+   may itself be a variant.
+2. `game`: the variant's fields replace the base's (a new `name` and `title` are required).
+3. `remove: {part: [id, ...]}`, `replace: {part: [item, ...]}`, `add: {part: [item, ...]}`
+   and `change: {part: {id: {field: value}}}` work on the parts made of named items:
+   options, attributes, sets, zones, variables, define, procedures, triggers, end,
+   rulings. Remove, replace and change need the id to exist in the base; add needs it not
+   to. `change` replaces only the fields it gives (set an option's `default`, say).
+4. `effects: [...]` edits the effects of `setup`, `turn`, procedures, triggers and
+   options, found by an effect's `id:` wherever it stands: `{replace: ID, with: [...]}`,
+   `{remove: ID}`, `{before: ID, insert: [...]}`, `{after: ID, insert: [...]}`.
+5. `first_seat`, `rank`, `scores`, `budgets` and `rulebook`, when given, replace the
+   base's (for `budgets`, field by field).
+
+Everything a variant does not mention is its base's, so a variant follows its base when
+the base changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.errors import Diagnostic, Location, RulesetError, did_you_mean
+from interpreter.load.yaml_source import LocatedDict, LocatedList, LocatedStr, Source
+
+PARTS: dict[str, tuple[str, ...]] = {
+    "options": ("options",),
+    "attributes": ("pieces", "attributes"),
+    "sets": ("pieces", "sets"),
+    "zones": ("zones",),
+    "variables": ("variables",),
+    "define": ("define",),
+    "procedures": ("procedures",),
+    "triggers": ("triggers",),
+    "end": ("end",),
+    "rulings": ("rulings",),
+}
+"""The parts made of named items, and where each lies in a ruleset."""
+
+KEYED = {"attributes", "define"}
+"""Parts written as mappings (the key is the id); the others are lists of `id:` items."""
+
+WHOLE = ("first_seat", "rank", "scores", "rulebook")
+"""Top-level keys a variant replaces whole."""
+
+VARIANT_KEYS = ("tabletop", "extends", "game", "remove", "replace", "add", "change",
+                "effects", "budgets", *WHOLE)
+
+MAX_CHAIN = 8
+"""How many variants may stand on each other (a variant of a variant of ...)."""
+
+
+@dataclass
+class Change:
+    """One change a variant makes, for messages and for the rulebook's list of them."""
+
+    kind: str
+    """remove, replace, add, change, effect-replace, effect-remove, effect-before,
+    effect-after, game, or a whole top-level key (rank, scores, ...)."""
+    part: str
+    id: str
+    loc: Location | None
+    old: Any = None
+    """The base's item (a located tree), when there was one."""
+    new: Any = None
+
+
+@dataclass
+class VariantInfo:
+    """What a variant is made of: its base, and every change it makes to it."""
+
+    base_name: str
+    base_path: str
+    base_title: str
+    changes: list[Change] = field(default_factory=list)
+    base_tree: Any = None
+    """The base's merged tree (before this variant's changes)."""
+
+
+def is_variant(tree: Any) -> bool:
+    return isinstance(tree, dict) and "extends" in tree
+
+
+def merge_variant(tree: Any, source: Source, path: str,
+                  read: Any, depth: int = 0) -> tuple[Any, VariantInfo]:
+    """The ruleset tree a variant stands for, and what it changed.
+
+    `read(ref, near)` loads a base by name or path: it returns (tree, source, path) of
+    the base file as written (maybe a variant itself)."""
+    problems: list[Diagnostic] = []
+
+    def error(message: str, loc: Location | None, hint: str | None = None,
+              expected: str | None = None) -> None:
+        problems.append(source.diagnostic(message, loc, expected, hint))
+
+    for key in tree:
+        if key not in VARIANT_KEYS:
+            error(f"a variant has no key '{key}'", tree.key_locs.get(key),
+                  did_you_mean(str(key), VARIANT_KEYS), "one of: " + ", ".join(VARIANT_KEYS))
+    ref = tree["extends"]
+    if not isinstance(ref, str) or not ref.strip():
+        raise RulesetError([source.diagnostic(
+            "extends names the base ruleset: a bundled game's name or a path",
+            _loc(ref) or tree.key_locs.get("extends"))])
+    if depth >= MAX_CHAIN:
+        raise RulesetError([source.diagnostic(
+            f"variants stand on each other more than {MAX_CHAIN} deep (or extend each other "
+            "in a circle)", _loc(ref))])
+    try:
+        base_tree, base_source, base_path = read(str(ref), Path(path).parent)
+    except RulesetError as exc:
+        raise RulesetError([source.diagnostic(
+            f"the base '{ref}' does not load; its problems follow", _loc(ref)),
+            *exc.diagnostics]) from None
+    if is_variant(base_tree):
+        base_tree, _ = merge_variant(base_tree, base_source, base_path, read, depth + 1)
+    for p, other in base_source.others.items():
+        source.others.setdefault(p, other)
+    source.others.setdefault(base_path, base_source)
+    if not isinstance(base_tree, dict):
+        raise RulesetError([source.diagnostic(f"the base '{ref}' is not a ruleset", _loc(ref))])
+    game = base_tree.get("game")
+    info = VariantInfo(
+        base_name=str(game.get("name", ref)) if isinstance(game, dict) else str(ref),
+        base_path=base_path,
+        base_title=str(game.get("title", ref)) if isinstance(game, dict) else str(ref),
+        base_tree=base_tree)
+    merged = _deep_copy(base_tree)
+    _merge_game(tree, merged, info, error)
+    for kind in ("remove", "replace", "add", "change"):
+        if kind in tree:
+            _merge_parts(kind, tree[kind], tree.key_locs.get(kind), merged, info, error)
+    if "effects" in tree:
+        _merge_effects(tree["effects"], tree.key_locs.get("effects"), merged, info, error)
+    for key in WHOLE:
+        if key in tree:
+            old = merged.get(key)
+            _put(merged, key, tree[key], tree.key_locs.get(key))
+            info.changes.append(Change(key, key, key, tree.key_locs.get(key), old, tree[key]))
+    if "budgets" in tree:
+        _merge_budgets(tree["budgets"], tree.key_locs.get("budgets"), merged, info, error)
+    if "tabletop" in tree:
+        _put(merged, "tabletop", tree["tabletop"], tree.key_locs.get("tabletop"))
+    if problems:
+        raise RulesetError(problems)
+    return merged, info
+
+
+# -- the parts ---------------------------------------------------------------------------
+
+def _merge_game(tree: Any, merged: Any, info: VariantInfo, error: Any) -> None:
+    game = tree.get("game")
+    where = tree.key_locs.get("game") if "game" in tree else tree.loc
+    if not isinstance(game, dict):
+        error("a variant needs its own `game: {name: ..., title: ...}`", where)
+        return
+    for key in ("name", "title"):
+        if key not in game:
+            error(f"a variant needs a new game {key} (`game: {{{key}: ...}}`)", _loc(game))
+    base_game = merged.get("game")
+    if not isinstance(base_game, LocatedDict):
+        return
+    new = _copy_dict(base_game)
+    for key, value in game.items():
+        new[key] = value
+        new.key_locs[key] = game.key_locs.get(key, _loc(game))
+    merged["game"] = new
+    info.changes.append(Change("game", "game", "game", where, base_game, game))
+
+
+def _container(merged: Any, part: str) -> Any:
+    node = merged
+    for step in PARTS[part]:
+        if not isinstance(node, dict):
+            return None
+        if step not in node:
+            empty: Any = LocatedDict() if part in KEYED else LocatedList()
+            empty.loc, empty.key_locs, empty.item_locs = node.loc, {}, []
+            _put(node, step, empty, node.loc)
+        node = node[step]
+    return node
+
+
+def _ids(container: Any, part: str) -> list[str]:
+    if isinstance(container, dict):
+        return [_def_id(k) if part == "define" else str(k) for k in container]
+    if isinstance(container, list):
+        return [str(item.get("id")) for item in container
+                if isinstance(item, dict) and "id" in item]
+    return []
+
+
+def _def_id(key: Any) -> str:
+    """A definition's id is its name, without the parameter list."""
+    return str(key).split("(", 1)[0].strip()
+
+
+def _find(container: Any, part: str, wanted: str) -> Any:
+    """The key (mapping parts) or index (list parts) of the item with that id."""
+    if isinstance(container, dict):
+        for key in container:
+            if (_def_id(key) if part == "define" else str(key)) == wanted:
+                return key
+        return None
+    for i, item in enumerate(container):
+        if isinstance(item, dict) and str(item.get("id")) == wanted:
+            return i
+    return None
+
+
+def _merge_parts(kind: str, given: Any, where: Location | None, merged: Any,
+                 info: VariantInfo, error: Any) -> None:
+    if not isinstance(given, dict):
+        error(f"`{kind}` takes a mapping of parts, e.g. `{kind}: {{rulings: [...]}}`", where)
+        return
+    for part, items in given.items():
+        part_loc = given.key_locs.get(part, where)
+        if part not in PARTS:
+            error(f"`{kind}` cannot work on '{part}'", part_loc,
+                  did_you_mean(str(part), PARTS), "one of: " + ", ".join(PARTS))
+            continue
+        container = _container(merged, part)
+        if container is None:
+            continue
+        if kind == "remove":
+            _remove(part, items, part_loc, container, info, error)
+        elif kind == "change":
+            _change(part, items, part_loc, container, info, error)
+        else:
+            _replace_or_add(kind, part, items, part_loc, container, info, error)
+
+
+def _entries(part: str, items: Any, loc: Location | None, error: Any, kind: str
+             ) -> list[tuple[str, Any, Any, Location | None]]:
+    """(id, key, item, where) for each item a variant gives for a part."""
+    out = []
+    if part in KEYED:
+        if not isinstance(items, dict):
+            error(f"`{kind}: {{{part}: ...}}` takes a mapping, as `{part}` does in a ruleset",
+                  loc)
+            return []
+        for key, item in items.items():
+            ident = _def_id(key) if part == "define" else str(key)
+            out.append((ident, key, item, items.key_locs.get(key, loc)))
+        return out
+    if not isinstance(items, list):
+        error(f"`{kind}: {{{part}: ...}}` takes a list of items with ids", loc)
+        return []
+    for i, item in enumerate(items):
+        here = items.item_locs[i] if i < len(items.item_locs) else loc
+        if not isinstance(item, dict) or "id" not in item:
+            error(f"each item of `{kind}: {{{part}: ...}}` needs an `id`", here)
+            continue
+        out.append((str(item["id"]), None, item, here))
+    return out
+
+
+def _replace_or_add(kind: str, part: str, items: Any, loc: Location | None, container: Any,
+                    info: VariantInfo, error: Any) -> None:
+    known = _ids(container, part)
+    for ident, key, item, here in _entries(part, items, loc, error, kind):
+        found = _find(container, part, ident)
+        if kind == "replace" and found is None:
+            error(f"`replace`: the base has no {_noun(part)} '{ident}'", here,
+                  did_you_mean(ident, known), _known(known))
+            continue
+        if kind == "add" and found is not None:
+            error(f"`add`: the base already has a {_noun(part)} '{ident}' (use `replace` or "
+                  "`change`)", here)
+            continue
+        old = None if found is None else container[found]
+        if isinstance(container, dict):
+            if found is not None and found != key:
+                del container[found]
+            container[key] = item
+            container.key_locs[key] = here
+        elif found is None:
+            container.append(item)
+            container.item_locs.append(here)
+        else:
+            container[found] = item
+            container.item_locs[found] = here
+        info.changes.append(Change(kind, part, ident, here, old, item))
+
+
+def _remove(part: str, items: Any, loc: Location | None, container: Any, info: VariantInfo,
+            error: Any) -> None:
+    if not isinstance(items, list):
+        error(f"`remove: {{{part}: ...}}` takes a list of ids", loc)
+        return
+    known = _ids(container, part)
+    for i, ident in enumerate(items):
+        here = items.item_locs[i] if i < len(items.item_locs) else loc
+        found = _find(container, part, str(ident))
+        if found is None:
+            error(f"`remove`: the base has no {_noun(part)} '{ident}'", here,
+                  did_you_mean(str(ident), known), _known(known))
+            continue
+        old = container[found]
+        if isinstance(container, dict):
+            del container[found]
+            container.key_locs.pop(found, None)
+        else:
+            del container[found]
+            del container.item_locs[found]
+        info.changes.append(Change("remove", part, str(ident), here, old, None))
+
+
+def _change(part: str, items: Any, loc: Location | None, container: Any, info: VariantInfo,
+            error: Any) -> None:
+    if not isinstance(items, dict):
+        error(f"`change: {{{part}: ...}}` takes a mapping: id → the fields to change", loc)
+        return
+    known = _ids(container, part)
+    for ident, fields in items.items():
+        here = items.key_locs.get(ident, loc)
+        found = _find(container, part, str(ident))
+        if found is None:
+            error(f"`change`: the base has no {_noun(part)} '{ident}'", here,
+                  did_you_mean(str(ident), known), _known(known))
+            continue
+        old = container[found]
+        if not isinstance(fields, dict) or not isinstance(old, dict):
+            error(f"`change: {{{part}: {{{ident}: ...}}}}` takes the fields to change, e.g. "
+                  "`{default: false}`", here)
+            continue
+        new = _copy_dict(old)
+        for key, value in fields.items():
+            new[key] = value
+            new.key_locs[key] = fields.key_locs.get(key, here)
+        new.loc = old.loc
+        container[found] = new
+        info.changes.append(Change("change", part, str(ident), here, old, fields))
+
+
+def _merge_budgets(given: Any, where: Location | None, merged: Any, info: VariantInfo,
+                   error: Any) -> None:
+    if not isinstance(given, dict):
+        error("`budgets` takes a mapping of budgets, e.g. `{steps_per_decision: 2000000}`",
+              where)
+        return
+    old = merged.get("budgets")
+    new = _copy_dict(old) if isinstance(old, LocatedDict) else _empty_dict(where)
+    for key, value in given.items():
+        new[key] = value
+        new.key_locs[key] = given.key_locs.get(key, where)
+    _put(merged, "budgets", new, where)
+    info.changes.append(Change("budgets", "budgets", "budgets", where, old, given))
+
+
+# -- effects -----------------------------------------------------------------------------
+
+EFFECT_EDITS = {"replace": "with", "remove": None, "before": "insert", "after": "insert"}
+
+
+def _effect_blocks(node: Any, primitives: frozenset[str]) -> list[LocatedList]:
+    """Every list of effects in a ruleset tree, wherever it stands."""
+    out: list[LocatedList] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, LocatedList):
+            if any(_is_effect(x, primitives) for x in n):
+                out.append(n)
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+    return out
+
+
+def _is_effect(node: Any, primitives: frozenset[str]) -> bool:
+    """An effect names a primitive among its keys (an option of a decision may have a
+    `let` too, but it always has a `notation`)."""
+    return (isinstance(node, dict) and "notation" not in node
+            and any(k in primitives for k in node))
+
+
+def effect_ids(tree: Any) -> list[str]:
+    """The ids of every effect in a ruleset tree."""
+    from interpreter.primitives import PRIMITIVES
+
+    names = frozenset(PRIMITIVES)
+    return [str(e["id"]) for block in _effect_blocks(tree, names) for e in block
+            if _is_effect(e, names) and "id" in e]
+
+
+def _merge_effects(edits: Any, where: Location | None, merged: Any, info: VariantInfo,
+                   error: Any) -> None:
+    from interpreter.primitives import PRIMITIVES
+
+    names = frozenset(PRIMITIVES)
+    if not isinstance(edits, list):
+        error("`effects` takes a list of edits: {replace: ID, with: [...]}, {remove: ID}, "
+              "{before: ID, insert: [...]}, {after: ID, insert: [...]}", where)
+        return
+    for i, edit in enumerate(edits):
+        here = edits.item_locs[i] if i < len(edits.item_locs) else where
+        verbs = [k for k in EFFECT_EDITS if isinstance(edit, dict) and k in edit]
+        if len(verbs) != 1:
+            error("an effect edit is one of {replace: ID, with: [...]}, {remove: ID}, "
+                  "{before: ID, insert: [...]}, {after: ID, insert: [...]}", here)
+            continue
+        verb = verbs[0]
+        ident = str(edit[verb])
+        extra = EFFECT_EDITS[verb]
+        allowed = {verb, extra} if extra else {verb}
+        for key in edit:
+            if key not in allowed:
+                error(f"`{verb}` takes {' and '.join(sorted(allowed))}, not '{key}'",
+                      edit.key_locs.get(key, here))
+        new: Any = []
+        if extra is not None:
+            new = edit.get(extra)
+            if not isinstance(new, LocatedList):
+                error(f"`{verb}: {ident}` needs `{extra}:` with a list of effects", here)
+                continue
+        hit = None
+        for block in _effect_blocks(merged, names):
+            for j, e in enumerate(block):
+                if _is_effect(e, names) and str(e.get("id")) == ident:
+                    hit = (block, j)
+                    break
+            if hit:
+                break
+        if hit is None:
+            known = effect_ids(merged)
+            error(f"`{verb}`: no effect of the base has the id '{ident}'",
+                  _loc(edit[verb]) or here, did_you_mean(ident, known), _known(known))
+            continue
+        block, j = hit
+        old = block[j]
+        locs = new.item_locs if isinstance(new, LocatedList) else []
+        if verb == "replace":
+            block[j:j + 1] = list(new)
+            block.item_locs[j:j + 1] = locs
+        elif verb == "remove":
+            del block[j]
+            del block.item_locs[j]
+        elif verb == "before":
+            block[j:j] = list(new)
+            block.item_locs[j:j] = locs
+        else:
+            block[j + 1:j + 1] = list(new)
+            block.item_locs[j + 1:j + 1] = locs
+        info.changes.append(Change(f"effect-{verb}", "effects", ident, here, old, new or None))
+
+
+# -- located trees -----------------------------------------------------------------------
+
+def _loc(node: Any) -> Location | None:
+    return getattr(node, "loc", None)
+
+
+def _noun(part: str) -> str:
+    return {"options": "option", "attributes": "attribute", "sets": "piece set",
+            "zones": "zone", "variables": "variable", "define": "definition",
+            "procedures": "procedure", "triggers": "trigger", "end": "end rule",
+            "rulings": "ruling"}[part]
+
+
+def _known(ids: list[str]) -> str | None:
+    return "one of: " + ", ".join(ids) if ids else None
+
+
+def _empty_dict(loc: Location | None) -> LocatedDict:
+    d = LocatedDict()
+    d.loc, d.key_locs = loc, {}
+    return d
+
+
+def _copy_dict(d: LocatedDict) -> LocatedDict:
+    new = LocatedDict(d)
+    new.loc, new.key_locs = d.loc, dict(d.key_locs)
+    return new
+
+
+def _put(d: Any, key: str, value: Any, loc: Location | None) -> None:
+    d[key] = value
+    d.key_locs[key] = loc
+
+
+def _deep_copy(node: Any) -> Any:
+    """A copy of a located tree's lists and mappings (the texts are shared: they are
+    never changed), so the merge can edit it and the base's tree stays as it was."""
+    if isinstance(node, LocatedDict):
+        new = LocatedDict((k, _deep_copy(v)) for k, v in node.items())
+        new.loc, new.key_locs = node.loc, dict(node.key_locs)
+        return new
+    if isinstance(node, LocatedList):
+        new_list = LocatedList(_deep_copy(v) for v in node)
+        new_list.loc, new_list.item_locs = node.loc, list(node.item_locs)
+        return new_list
+    return node
+
+
+__all__ = ["PARTS", "Change", "LocatedStr", "VariantInfo", "effect_ids", "is_variant",
+           "merge_variant"]
