@@ -47,7 +47,7 @@ WALL_LIMIT = 6.0
 """In-process runs are interrupted after this many seconds (a hang, not a slow run:
 'slow' is judged on CPU time, which a busy machine does not inflate)."""
 
-MUTANT_SAMPLE = 60
+MUTANT_SAMPLE = 100
 
 
 class Overran(BaseException):

@@ -305,3 +305,30 @@ def test_a_variant_with_a_new_base_folder_resolves_relative_paths(tmp_path: Path
     v = tmp_path / "v.yaml"
     v.write_text("extends: deep/minimal.yaml\ngame: {name: v, title: V}\n", encoding="utf-8")
     assert load_ruleset(v).model.game.name == "v"
+
+
+def test_the_rulebook_page_of_a_variant_states_only_its_differences(folder: Path) -> None:
+    from interpreter.docs.build import build_docs
+    from interpreter.docs.variant_page import build_variant_page
+
+    files = build_docs()
+    page = files["caldera-two-trios/index.md"]
+    assert "[Caldera](../caldera/index.md)" in page
+    assert "The option *Power Play*: off unless chosen otherwise (in Caldera: on)." in page
+    assert "two monochrome trios wins at once. (In Caldera: The first player to hold three" \
+        in page
+    assert "Playing a turn" not in page and "## Set-up" not in page
+    assert "caldera-two-trios/index.md" in files["index.md"]
+    path = variant(folder, """\
+remove:
+  triggers: [count_big]
+add:
+  rulings: [{id: new-rule, text: Counters are counted twice.}]
+effects:
+  - {replace: note-taker, with: [{say: nobody is noted, text: Nobody is noted.}]}
+""")
+    said = build_variant_page(load_ruleset(path))
+    assert said.added == ["The ruling *new rule*: Counters are counted twice."]
+    assert len(said.removed) == 1 and "count big" in said.removed[0]
+    assert len(said.changed) == 1 and "instead of" in said.changed[0]
+    assert "Nobody is noted." in said.changed[0]

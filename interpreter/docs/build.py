@@ -23,6 +23,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 from interpreter.docs.rulebook import Rulebook, build_rulebook
+from interpreter.docs.variant_page import VariantPage, build_variant_page
 from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError
 from interpreter.load.catalog import TESTS_SUFFIX, rulesets_dir
 from interpreter.load.loader import load_ruleset
@@ -119,12 +120,27 @@ def load_books(folder: Path | None = None) -> tuple[list[Rulebook], dict[str, st
     for path in ruleset_paths(folder):
         try:
             loaded = load_ruleset(str(path))
+            if loaded.variant is not None:
+                continue
             books.append(build_rulebook(loaded))
         except TabletopError as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             skipped[path.name] = first
     books.sort(key=lambda b: b.title.lower())
     return books, skipped
+
+
+def load_variant_pages(folder: Path | None = None) -> list[VariantPage]:
+    """The page of every variant that loads (the others are skipped by load_books)."""
+    pages = []
+    for path in ruleset_paths(folder):
+        try:
+            loaded = load_ruleset(str(path))
+            if loaded.variant is not None:
+                pages.append(build_variant_page(loaded))
+        except TabletopError:
+            continue
+    return sorted(pages, key=lambda p: p.title.lower())
 
 
 def _tidy(text: str) -> str:
@@ -181,8 +197,11 @@ def _build(templates: Path | None, rulesets: Path | None
            ) -> tuple[dict[str, str], dict[str, str]]:
     env = environment(templates)
     books, skipped = load_books(rulesets)
+    variants = load_variant_pages(rulesets)
     files: dict[str, str] = {}
-    files["index.md"] = _tidy(render(env, "index.md.j2", books=books))
+    files["index.md"] = _tidy(render(env, "index.md.j2", books=books, variants=variants))
+    for page in variants:
+        files[f"{page.name}/index.md"] = _tidy(render(env, "variant.md.j2", page=page))
     for book in books:
         files[f"{book.name}/index.md"] = render_game(
             env, book, print_link=f"../{PRINT_DIR}/{book.name}.html")

@@ -299,6 +299,7 @@ def _remove(part: str, items: Any, loc: Location | None, container: Any, info: V
     known = _ids(container, part)
     for i, ident in enumerate(items):
         here = items.item_locs[i] if i < len(items.item_locs) else loc
+        ident = _def_id(ident) if part == "define" else ident
         found = _find(container, part, str(ident))
         if found is None:
             error(f"`remove`: the base has no {_noun(part)} '{ident}'", here,
@@ -320,8 +321,9 @@ def _change(part: str, items: Any, loc: Location | None, container: Any, info: V
         error(f"`change: {{{part}: ...}}` takes a mapping: id → the fields to change", loc)
         return
     known = _ids(container, part)
-    for ident, fields in items.items():
-        here = items.key_locs.get(ident, loc)
+    for key, fields in items.items():
+        here = items.key_locs.get(key, loc)
+        ident = _def_id(key) if part == "define" else key
         found = _find(container, part, str(ident))
         if found is None:
             error(f"`change`: the base has no {_noun(part)} '{ident}'", here,

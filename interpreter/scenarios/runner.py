@@ -184,7 +184,7 @@ class _Loader:
             if self.against is not None and len(self.diagnostics) > before:
                 problems = self.diagnostics[before:]
                 del self.diagnostics[before:]
-                self.unprepared[case.name] = "\n".join(str(d) for d in problems)
+                self.unprepared[case.name] = "\n".join(d.render() for d in problems)
                 continue
             if prepared is not None:
                 cases.append(prepared)
