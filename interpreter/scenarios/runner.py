@@ -162,7 +162,7 @@ class _Loader:
         if not isinstance(tree, dict):
             raise RulesetError([self.source.diagnostic(
                 "a tests file must be a YAML mapping with 'cases' (and 'ruleset')",
-                getattr(tree, "loc", None))])
+                getattr(tree, "loc", None) or Location(str(self.path), 1, 1))])
         try:
             model = ScenarioFile.model_validate(tree)
         except ValidationError as exc:
