@@ -156,8 +156,10 @@ def _tidy(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_game(env: jinja2.Environment, book: Rulebook, print_link: str | None) -> str:
-    return _tidy(render(env, "game.md.j2", book=book, print_link=print_link))
+def render_game(env: jinja2.Environment, book: Rulebook, print_link: str | None,
+                variants: list[VariantPage] | None = None) -> str:
+    return _tidy(render(env, "game.md.j2", book=book, print_link=print_link,
+                        variants=variants or []))
 
 
 def print_html(env: jinja2.Environment, book: Rulebook, paper: str = "A4") -> str:
@@ -204,7 +206,8 @@ def _build(templates: Path | None, rulesets: Path | None
         files[f"{page.name}/index.md"] = _tidy(render(env, "variant.md.j2", page=page))
     for book in books:
         files[f"{book.name}/index.md"] = render_game(
-            env, book, print_link=f"../{PRINT_DIR}/{book.name}.html")
+            env, book, print_link=f"../{PRINT_DIR}/{book.name}.html",
+            variants=[v for v in variants if v.base_name == book.name])
         for d in book.diagrams:
             files[f"{book.name}/{d.file}"] = d.svg
         files[f"{PRINT_DIR}/{book.name}.html"] = print_html(env, book)
