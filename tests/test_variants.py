@@ -314,9 +314,10 @@ def test_the_rulebook_page_of_a_variant_states_only_its_differences(folder: Path
     files = build_docs()
     page = files["caldera-two-trios/index.md"]
     assert "[Caldera](../caldera/index.md)" in page
-    assert "The option *Power Play*: off unless chosen otherwise (in Caldera: on)." in page
-    assert "two monochrome trios wins at once. (In Caldera: The first player to hold three" \
+    assert "- The option **Power Play** is off unless chosen (in Caldera: on)." in page
+    assert "- The end of the game: The first player to hold two monochrome trios wins at once." \
         in page
+    assert "    - In Caldera: The first player to hold three monochrome trios" in page
     assert "Playing a turn" not in page and "## Set-up" not in page
     assert "caldera-two-trios/index.md" in files["index.md"]
     assert "Variants: [Caldera: Two Trios](../caldera-two-trios/index.md)" in \
@@ -331,7 +332,8 @@ effects:
   - {replace: note-taker, with: [{say: nobody is noted, text: Nobody is noted.}]}
 """)
     said = build_variant_page(load_ruleset(path))
-    assert said.added == ["The ruling *new rule*: Counters are counted twice."]
+    assert said.added == ["The ruling **New rule**: Counters are counted twice."]
     assert len(said.removed) == 1 and "count big" in said.removed[0]
-    assert len(said.changed) == 1 and "instead of" in said.changed[0]
-    assert "Nobody is noted." in said.changed[0]
+    assert len(said.changed) == 1
+    assert "    - Now: Nobody is noted." in said.changed[0]
+    assert "    - In Minimal: Set the last taker to the current player." in said.changed[0]

@@ -7,7 +7,8 @@ byte-identical files (the committed ``generated_docs/`` is checked for freshness
 
 Templates are Jinja2 files; a designer's folder is searched first, then the package's
 ``interpreter/templates/``: ``index.md.j2`` (the list of games), ``game.md.j2`` (one
-rulebook) and ``print.html.j2`` (the printable page around a rulebook's HTML).
+rulebook), ``variant.md.j2`` (a variant's page: only its differences from its base) and
+``print.html.j2`` (the printable page around a rulebook's or a variant page's HTML).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from interpreter.docs.rulebook import Rulebook, build_rulebook
 from interpreter.docs.variant_page import VariantPage, build_variant_page
 from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError
 from interpreter.load.catalog import TESTS_SUFFIX, rulesets_dir
-from interpreter.load.loader import load_ruleset
+from interpreter.load.loader import LoadedRuleset, load_ruleset
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 PRINT_DIR = "print"
@@ -115,32 +116,59 @@ def ruleset_paths(folder: Path | None = None) -> list[Path]:
 
 
 def load_books(folder: Path | None = None) -> tuple[list[Rulebook], dict[str, str]]:
-    """The rulebook of every ruleset that loads; the others with their first problem."""
-    books, skipped = [], {}
-    for path in ruleset_paths(folder):
-        try:
-            loaded = load_ruleset(str(path))
-            if loaded.variant is not None:
-                continue
-            books.append(build_rulebook(loaded))
-        except TabletopError as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            skipped[path.name] = first
-    books.sort(key=lambda b: b.title.lower())
+    """The rulebook of every game that loads (not the variants: they have pages of their
+    own, see `load_all`); the others with their first problem."""
+    books, _, skipped = load_all(folder)
     return books, skipped
 
 
 def load_variant_pages(folder: Path | None = None) -> list[VariantPage]:
     """The page of every variant that loads (the others are skipped by load_books)."""
-    pages = []
+    _, pages, _ = load_all(folder)
+    return pages
+
+
+def load_all(folder: Path | None = None
+             ) -> tuple[list[Rulebook], list[VariantPage], dict[str, str]]:
+    """Every ruleset's rulebook (a game) or page (a variant), each file loaded once; those
+    that do not load or build, with their first problem. A variant's page links to its
+    base's when the base has a page too, and lists the variants of the variant."""
+    books: list[Rulebook] = []
+    pages: list[VariantPage] = []
+    skipped: dict[str, str] = {}
+    loaded: dict[str, LoadedRuleset] = {}
     for path in ruleset_paths(folder):
         try:
-            loaded = load_ruleset(str(path))
-            if loaded.variant is not None:
-                pages.append(build_variant_page(loaded))
-        except TabletopError:
-            continue
-    return sorted(pages, key=lambda p: p.title.lower())
+            loaded[path.name] = load_ruleset(str(path))
+        except TabletopError as exc:
+            skipped[path.name] = _first_line(exc)
+    by_path = {str(Path(r.path).resolve()): r for r in loaded.values()}
+    for name, ruleset in loaded.items():
+        try:
+            info = ruleset.variant
+            if info is None:
+                books.append(build_rulebook(ruleset))
+            else:
+                base = by_path.get(str(Path(info.base_path).resolve()))
+                page = build_variant_page(ruleset, base)
+                page.base_link = f"../{page.base_name}/index.md" if base else None
+                pages.append(page)
+        except TabletopError as exc:
+            skipped[name] = _first_line(exc)
+    names = {b.name for b in books} | {p.name for p in pages}
+    for page in pages:
+        if page.base_name not in names:  # the base is bundled but has no page
+            page.base_link = None
+        page.variants = [(v.name, v.title) for v in pages if v.base_name == page.name]
+        page.variants.sort(key=lambda v: v[1].lower())
+    books.sort(key=lambda b: b.title.lower())
+    pages.sort(key=lambda p: p.title.lower())
+    return books, pages, skipped
+
+
+def _first_line(exc: TabletopError) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _tidy(text: str) -> str:
@@ -162,13 +190,31 @@ def render_game(env: jinja2.Environment, book: Rulebook, print_link: str | None,
                         variants=variants or []))
 
 
+def render_variant(env: jinja2.Environment, page: VariantPage, print_link: str | None
+                   ) -> str:
+    return _tidy(render(env, "variant.md.j2", page=page, print_link=print_link))
+
+
 def print_html(env: jinja2.Environment, book: Rulebook, paper: str = "A4") -> str:
     """A standalone, print-ready page: no navigation, SVGs inline, one part per page."""
     text = render_game(env, book, print_link=None)
+    return _print_page(env, book, text, {d.file: d.svg for d in book.diagrams}, paper,
+                       paged=True)
+
+
+def print_variant_html(env: jinja2.Environment, page: VariantPage, paper: str = "A4") -> str:
+    """A variant's page to print: the same short page, its links to the other printable
+    pages (a base printed beside it)."""
+    text = render_variant(env, page, print_link=None)
+    text = re.sub(r"\]\(\.\./([a-z0-9-]+)/index\.md\)", r"](\1.html)", text)
+    return _print_page(env, page, text, {}, paper, paged=False)
+
+
+def _print_page(env: jinja2.Environment, book: Rulebook | VariantPage, text: str,
+                svgs: dict[str, str], paper: str, paged: bool) -> str:
     text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
     html = markdown.markdown(text, extensions=["tables", "attr_list", "sane_lists"],
                              output_format="html")
-    svgs = {d.file: d.svg for d in book.diagrams}
 
     def inline(m: re.Match[str]) -> str:
         svg = svgs.get(m.group(2))
@@ -179,7 +225,7 @@ def print_html(env: jinja2.Environment, book: Rulebook, paper: str = "A4") -> st
 
     html = re.sub(r'<p><img alt="([^"]*)" src="([^"]+)" ?/?></p>', inline, html)
     html = re.sub(r'<img alt="([^"]*)" src="([^"]+)" ?/?>', inline, html)
-    parts = re.split(r"(?=<h2[ >])", html)
+    parts = re.split(r"(?=<h2[ >])", html) if paged else [html]
     if len(parts) > 2:  # the title and the overview share the first page
         parts = [parts[0] + parts[1], *parts[2:]]
     body = "\n".join(f'<section class="part">\n{p.strip()}\n</section>' for p in parts
@@ -198,16 +244,17 @@ def build_docs(out_dir: Path = Path("generated_docs"), templates: Path | None = 
 def _build(templates: Path | None, rulesets: Path | None
            ) -> tuple[dict[str, str], dict[str, str]]:
     env = environment(templates)
-    books, skipped = load_books(rulesets)
-    variants = load_variant_pages(rulesets)
+    books, variants, skipped = load_all(rulesets)
     files: dict[str, str] = {}
     files["index.md"] = _tidy(render(env, "index.md.j2", books=books, variants=variants))
     for page in variants:
-        files[f"{page.name}/index.md"] = _tidy(render(env, "variant.md.j2", page=page))
+        files[f"{page.name}/index.md"] = render_variant(
+            env, page, print_link=f"../{PRINT_DIR}/{page.name}.html")
+        files[f"{PRINT_DIR}/{page.name}.html"] = print_variant_html(env, page)
     for book in books:
         files[f"{book.name}/index.md"] = render_game(
             env, book, print_link=f"../{PRINT_DIR}/{book.name}.html",
-            variants=[v for v in variants if v.base_name == book.name])
+            variants=[v for v in variants if v.base_name == book.name and v.base_link])
         for d in book.diagrams:
             files[f"{book.name}/{d.file}"] = d.svg
         files[f"{PRINT_DIR}/{book.name}.html"] = print_html(env, book)
@@ -277,15 +324,16 @@ def build_pdfs(pdf_dir: Path, templates: Path | None = None, rulesets: Path | No
         raise TabletopError("PDFs need WeasyPrint: pip install 'tabletop[pdf]' "
                             f"(and the Pango library; see the README) — {exc}") from None
     env = environment(templates)
-    books, _ = load_books(rulesets)
+    books, variants, _ = load_all(rulesets)
     pdf_dir.mkdir(parents=True, exist_ok=True)
     out = []
     size = PAPER.get(paper.lower(), paper)
-    for book in books:
-        if names is not None and book.name not in names:
-            continue
-        html = print_html(env, book, paper=size)
-        target = pdf_dir / f"{book.name}.pdf"
+    pages: list[tuple[str, str]] = [(b.name, print_html(env, b, paper=size)) for b in books
+                                    if names is None or b.name in names]
+    pages += [(v.name, print_variant_html(env, v, paper=size)) for v in variants
+              if names is None or v.name in names]
+    for name, html in sorted(pages):
+        target = pdf_dir / f"{name}.pdf"
         weasyprint.HTML(string=html).write_pdf(str(target))
         out.append(target)
     return out

@@ -377,19 +377,25 @@ def _variables(game: Game, d: Describer) -> list[dict[str, Any]]:
 
 def _glossary(game: Game, d: Describer) -> list[str]:
     out = []
-    english = d.english
     for key, body in definition_bodies(game.ruleset).items():
-        m = _DEF_KEY.match(key)
-        if not m:
-            continue
-        name = m.group(1)
-        params = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
-        call = ast.Call(ast.Name(name), [ast.Name(p) for p in params], [])
-        term = english.node(call) if params else english.node(ast.Name(name))
-        meaning = d.expr(body)
-        verb = "when" if _is_condition(body, definition_bodies(game.ruleset)) else "means"
-        out.append(f"**{term}** {verb} {meaning}.")
+        line = _glossary_line(game, d, key, body)
+        if line is not None:
+            out.append(line)
     return out
+
+
+def _glossary_line(game: Game, d: Describer, key: str, body: Expr) -> str | None:
+    """One term of the glossary: `**the die of square** means …`."""
+    m = _DEF_KEY.match(key)
+    if not m:
+        return None
+    name = m.group(1)
+    params = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
+    call = ast.Call(ast.Name(name), [ast.Name(p) for p in params], [])
+    term = d.english.node(call) if params else d.english.node(ast.Name(name))
+    meaning = d.expr(body)
+    verb = "when" if _is_condition(body, definition_bodies(game.ruleset)) else "means"
+    return f"**{term}** {verb} {meaning}."
 
 
 def _is_condition(body: Expr, bodies: dict[str, Expr]) -> bool:
@@ -417,8 +423,9 @@ def _is_condition(body: Expr, bodies: dict[str, Expr]) -> bool:
 
 def _first_player(game: Game, d: Describer) -> str:
     text = game.ruleset.first_seat.text.strip()
-    if text == "1":
-        return "Player 1 takes the first turn; then turns go round the table in seat order."
+    if text.isdigit():
+        return (f"Player {text} takes the first turn; then turns go round the table in "
+                "seat order.")
     return (f"The first turn is taken by {d.expr(game.ruleset.first_seat)}; then turns go "
             "round the table in seat order.")
 
