@@ -19,7 +19,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from interpreter.cli import batch, info, play_command
+from interpreter.cli import batch, compile_command, info, play_command
 from interpreter.errors import RuleError, RulesetError, TabletopError, UsageError
 
 
@@ -149,6 +149,7 @@ app.command("play")(play_command.play)
 app.command("run")(batch.run)
 app.command("simulate")(batch.simulate)
 app.command("test")(batch.test)
+app.command("compile")(compile_command.compile_source)
 
 
 @app.command("docs")

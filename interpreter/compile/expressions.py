@@ -10,6 +10,7 @@ ruleset at load time, so a typo is a located error before any game starts.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import itertools
 import keyword
 import operator
@@ -114,14 +115,42 @@ class Scope:
     know those pieces."""
     definition_weight: Callable[[str], int] = lambda name: 0
     """Steps one call of a definition with parameters costs (its body's weight)."""
+    code: Any = None
+    """The game compiler's CodeHooks (codegen.py): with them, expressions are also
+    compiled to generated Python functions; without, closures only."""
 
     def with_temps(self, names: Iterable[str]) -> Scope:
         names = frozenset(names)
         bound = {k: v for k, v in self.bound.items() if k not in names}
-        return Scope(self.resolve_global, self.known_globals, self.functions, self.attributes,
-                     self.resolve_site, self.locals, self.temps | names,
-                     self.allow_random, self.definitions, bound, self.limits,
-                     self.track_pieces, self.definition_weight)
+        return dataclasses.replace(self, temps=self.temps | names, bound=bound)
+
+
+class Constant:
+    """A ruleset-level name whose value is fixed when the game compiles (an option, a
+    zone): generated code writes it in as a literal."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self, env: Any) -> Any:
+        return self.value
+
+
+class StateRead:
+    """A ruleset-level name that reads the state directly (the current seat, a
+    variable): generated code reads it in place. `code` is made by tabletop from
+    generated names and repr'd literals only, over `env.state`."""
+
+    __slots__ = ("code", "read")
+
+    def __init__(self, code: str, read: Callable[[Any], Any]) -> None:
+        self.code = code
+        self.read = read
+
+    def __call__(self, env: Any) -> Any:
+        return self.read(env)
 
 
 _BINOP_SYMBOLS: dict[type, str] = {
@@ -859,9 +888,23 @@ def _check_nesting(root: ast.AST) -> None:
             stack.append((child, depth + 1))
 
 
-def compile_expression(text: str, scope: Scope) -> Compiled:
-    """Compile expression text into a closure; raises ExpressionError when it is not valid."""
-    return _Compiler(scope).compile(parse(text))
+def compile_expression(text: str, scope: Scope, params: list[str] | None = None,
+                       what: str | None = None) -> Compiled:
+    """Compile expression text; raises ExpressionError when it is not valid.
+
+    The closures check it and are its careful path; with the game's code hooks, the
+    result is a generated Python function that hands over to them when it must
+    (codegen.py). With `params` (a definition's body, its parameters among the scope's
+    temps), the result is called as f(env, *params)."""
+    tree = parse(text)
+    slow = _Compiler(scope).compile(tree)
+    if scope.code is None or scope.track_pieces or scope.bound or slow is broken:
+        if params:
+            from interpreter.compile.codegen import _with_temps
+            return _with_temps(params, slow)
+        return slow
+    from interpreter.compile.codegen import generate
+    return generate(tree, scope, slow, what or text, params)
 
 
 def parameter_uses(text: str, params: list[str]) -> dict[str, tuple[int, bool]]:

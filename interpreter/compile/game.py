@@ -15,12 +15,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.compile.codegen import CodeHooks
 from interpreter.compile.expressions import (
     BrokenRuleset,
     Compiled,
+    Constant,
     ExpressionError,
     Limits,
     Scope,
+    StateRead,
     compile_expression,
     compile_template,
     kind_of,
@@ -554,6 +557,12 @@ class _Compiler:
         self.compiling: list[str] = []
         self.weights: dict[str, int] = {}
         self.weighing: set[str] = set()
+        self.def_functions: dict[str, Callable[..., Any]] = {}
+        self.hooks = CodeHooks(self.definition_body, self.definition_function, self.scope,
+                               offsets=self.offset_tables, neighbours=self.neighbour_table)
+        self.board_ready = False
+        self.tables: dict[Any, Any] = {}
+        self.generate = True
 
     def error(self, message: str, loc: Any, hint: str | None = None,
               expected: str | None = None) -> None:
@@ -577,7 +586,50 @@ class _Compiler:
         return Scope(self.resolve_global, self.known_globals, FUNCTIONS, g.attributes,
                      lambda name: g.site_by_name.get(name), frozenset(local_names),
                      frozenset(temps), False, self.definitions, limits=g.limits,
-                     definition_weight=self.definition_weight)
+                     definition_weight=self.definition_weight,
+                     code=self.hooks if self.generate else None)
+
+    def definition_body(self, name: str) -> tuple[list[str], str] | None:
+        entry = self.def_bodies.get(name)
+        return None if entry is None else (entry[0], entry[1].text)
+
+    def offset_tables(self, distance: int) -> dict[str, dict[int, int | None]] | None:
+        """Direction → grid square → the square `distance` away (generated code looks
+        offsets up instead of computing them)."""
+        if not self.board_ready:
+            return None
+        key = ("offsets", distance)
+        found = self.tables.get(key)
+        if found is None:
+            g = self.game
+            grid = [s for s, rc in enumerate(g.site_rc) if rc is not None]
+            found = self.tables[key] = {d: {s: g.offset(s, d, distance) for s in grid}
+                                        for d in ALL_DIRECTIONS}
+        return found
+
+    def neighbour_table(self, dirs: tuple[str, ...] | None) -> dict[int, list[int]] | None:
+        """Grid square → its neighbours in `dirs` (all eight when None)."""
+        if not self.board_ready or any(d not in DIRECTIONS for d in dirs or ()):
+            return None
+        key = ("neighbours", dirs)
+        found = self.tables.get(key)
+        if found is None:
+            g = self.game
+            found = self.tables[key] = {
+                s: [t for d in (dirs or ALL_DIRECTIONS)
+                    if (t := g.offset(s, d, 1)) is not None]
+                for s, rc in enumerate(g.site_rc) if rc is not None}
+        return found
+
+    def definition_function(self, name: str) -> Callable[..., Any]:
+        """A definition with parameters as a generated function f(env, *args)."""
+        done = self.def_functions.get(name)
+        if done is None:
+            params, body = self.def_bodies[name]
+            done = self.def_functions[name] = compile_expression(
+                body.text, self.scope(params), params,
+                f"{name}({', '.join(params)}) means {body.text}")
+        return done
 
     def definition_weight(self, name: str) -> int:
         """Steps one use of a definition with parameters costs: its body's weight (a
@@ -779,18 +831,19 @@ class _Compiler:
         for o in self.rs.options:
             value = coerce_option(o, given[o.id]) if o.id in given else o.default
             values[o.id] = value
-            self.add_global(o.id, (lambda v: lambda env: v)(value), "option", o.loc)
+            self.add_global(o.id, Constant(value), "option", o.loc)
         self.game.options = values
 
     def builtins(self) -> None:
         self.globals.update({
-            "current": lambda env: env.state.current,
-            "players": lambda env: env.state.players,
-            "seats": lambda env: list(range(1, env.state.players + 1)),
-            "turn": lambda env: env.state.turn,
-            "directions": lambda env: list(ALL_DIRECTIONS),
-            "orthogonal": lambda env: list(ORTHOGONAL),
-            "diagonal": lambda env: list(DIAGONAL),
+            "current": StateRead("env.state.current", lambda env: env.state.current),
+            "players": StateRead("env.state.players", lambda env: env.state.players),
+            "seats": StateRead("list(range(1, env.state.players + 1))",
+                               lambda env: list(range(1, env.state.players + 1))),
+            "turn": StateRead("env.state.turn", lambda env: env.state.turn),
+            "directions": StateRead(repr(ALL_DIRECTIONS), lambda env: list(ALL_DIRECTIONS)),
+            "orthogonal": StateRead(repr(ORTHOGONAL), lambda env: list(ORTHOGONAL)),
+            "diagonal": StateRead(repr(DIAGONAL), lambda env: list(DIAGONAL)),
         })
 
     def pieces(self) -> list[tuple[str, int | None, Any]]:
@@ -807,7 +860,7 @@ class _Compiler:
                     g.value_names.setdefault(v, a.names[v])  # first attribute wins
                 if (isinstance(v, str) and _IDENT.match(v) and v not in self.globals
                         and v not in self.def_bodies):
-                    self.globals[v] = (lambda val: lambda env: val)(v)
+                    self.globals[v] = Constant(v)
             for mapping, what in ((a.names, "names"), (a.short, "short"), (a.styles, "styles")):
                 for v in mapping:
                     if v not in a.values:
@@ -939,7 +992,7 @@ class _Compiler:
                 value: Any = info
             else:
                 value = info.first
-            self.add_global(z.id, (lambda v: lambda env: v)(value), "zone", z.loc)
+            self.add_global(z.id, Constant(value), "zone", z.loc)
 
     def zone_layout(self, z: ZoneDecl, first: int, max_seats: int) -> ZoneInfo:
         label = z.label or z.id.replace("_", " ").capitalize()
@@ -997,9 +1050,10 @@ class _Compiler:
             g.variables[v.id] = info
             value: Compiled
             if v.per_seat:
-                value = (lambda h: lambda env: h)(SeatVariable(v.id))
+                value = Constant(SeatVariable(v.id))
             else:
-                value = (lambda name: lambda env: env.state.vars[name])(v.id)
+                value = StateRead(f"env.state.vars[{v.id!r}]",
+                                  (lambda name: lambda env: env.state.vars[name])(v.id))
             self.add_global(v.id, value, "variable", v.loc)
 
     def program(self) -> None:
@@ -1110,6 +1164,7 @@ class _Compiler:
         self.collect_definitions()
         starts = self.pieces()
         self.zones()
+        self.board_ready = True
         self.place_pieces(starts)
         self.variables()
         for name, (params, body) in self.def_bodies.items():
@@ -1130,6 +1185,7 @@ class _Compiler:
         if self.diagnostics:
             raise RulesetError(explain_variant(_sorted_unique(self.diagnostics),
                                                self.loaded.source, self.loaded.variant))
+        self.game.generated_code = self.hooks.sink
         return self.game
 
 
@@ -1206,9 +1262,14 @@ def coerce_option(decl: OptionDecl, value: Any) -> Any:
     return text
 
 
-def compile_game(loaded: LoadedRuleset, options: dict[str, Any] | None = None) -> Game:
-    """Compile a validated ruleset with the given option values into a Game."""
-    return _Compiler(loaded, options or {}).run(options or {})
+def compile_game(loaded: LoadedRuleset, options: dict[str, Any] | None = None,
+                 generate: bool = True) -> Game:
+    """Compile a validated ruleset with the given option values into a Game; without
+    `generate`, its expressions run as checked closures only (the careful path, which
+    the tests hold the generated code to)."""
+    compiler = _Compiler(loaded, options or {})
+    compiler.generate = generate
+    return compiler.run(options or {})
 
 
 __all__ = ["Decision", "Game", "Option", "ZoneInfo", "compile_game", "compile_template",

@@ -9,6 +9,7 @@ saved as JSON.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -290,11 +291,9 @@ class ProgramBuilder:
     # -- compiling parts ------------------------------------------------------------------
     def scope(self, temps: Iterable[str] = (), allow_random: bool = False,
               track_pieces: bool = False) -> Scope:
-        s = self.base_scope
-        return Scope(s.resolve_global, s.known_globals, s.functions, s.attributes,
-                     s.resolve_site, self.section.locals, frozenset(temps), allow_random,
-                     s.definitions, limits=s.limits, track_pieces=track_pieces,
-                     definition_weight=s.definition_weight)
+        return dataclasses.replace(self.base_scope, locals=self.section.locals,
+                                   temps=frozenset(temps), allow_random=allow_random,
+                                   track_pieces=track_pieces)
 
     def expr(self, e: Expr, temps: Iterable[str] = (), allow_random: bool = False) -> Compiled:
         """An expression of the effect being compiled; its weight is charged whenever

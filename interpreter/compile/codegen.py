@@ -1,0 +1,870 @@
+"""Fast paths for expressions: Python source generated from the checked tree.
+
+As Jinja2 compiles a template, an expression that the closure compiler of
+``expressions.py`` has checked is written out as the source of one Python function
+and compiled once. Only names this module makes up (``t3``, ``k7``) and ``repr``'d
+literals ever reach that source; the ruleset's text is never evaluated. Tables and
+built-ins are handed to the function in its namespace under generated names;
+comprehension variables and definition parameters become Python locals; loops become
+``for`` statements.
+
+The checked closures stay as the careful slow path. The generated code handles the
+values rules usually meet; when it meets anything else (a null piece, a place given by
+name, two values that cannot be compared) it gives up with a ``TypeError``, the steps
+it charged are handed back, and the closures evaluate the expression again, giving the
+exact located message, or the value of the rare case. So argument checks are off the
+fast path and every error reads as before.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.compile import expressions as ex
+from interpreter.errors import BudgetError, RuleError
+from interpreter.run.budget import overspent, too_long
+
+
+class Slow(TypeError):
+    """The fast path met a value it leaves to the careful path."""
+
+
+FAST_FAILURES = (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
+                 ZeroDivisionError)
+"""What makes a generated function hand over to the closures (a RecursionError is not
+retried: the closures would only recurse deeper)."""
+
+
+def give_up(*_: Any) -> Any:
+    """Called by generated code where the careful path must take over."""
+    raise Slow
+
+
+def none_or_give_up(value: Any) -> None:
+    """`null.attr` is null; anything else that is not a piece is the careful path's."""
+    if value is None:
+        return None
+    raise Slow
+
+
+def forget(cache: dict[str, Any], kept: int) -> None:
+    """Hand back the definitions the fast path computed (in insertion order, after the
+    first `kept`), so the careful path computes and charges them as it would have."""
+    for key in list(cache)[kept:]:
+        del cache[key]
+
+
+def subscript(env: Any, container: Any, key: Any) -> Any:
+    """`a[k]` for what is not a plain list: a zone or a per-seat variable looks up."""
+    getter = getattr(container, "lookup", None)
+    if getter is not None:
+        return getter(env, key)
+    return container[key]
+
+
+def unpack(item: Any, n: int, names: str) -> Any:
+    """A comprehension over pairs: the same message as the closures when it cannot."""
+    if isinstance(item, list | tuple) and len(item) == n:
+        return item
+    raise RuleError(f"cannot unpack {ex.kind_of(item)} into {names}")
+
+
+_BUILTINS: dict[str, Any] = {"type": type, "int": int, "float": float, "list": list,
+                             "range": range, "str": str, "len": len}
+"""The only Python built-ins generated code names."""
+
+_counter = itertools.count()
+
+
+@dataclass
+class Deferred:
+    """An argument of an inlined definition: generated where the body uses it, with the
+    caller's names (so it is evaluated as lazily as the closures evaluate it)."""
+
+    node: ast.expr
+    scope: ex.Scope
+    names: dict[str, Any]
+
+
+@dataclass
+class GeneratedCode:
+    """One generated function, kept for `tabletop compile`."""
+
+    name: str
+    what: str
+    source: str
+    legend: dict[str, str] = field(default_factory=dict)
+    """What each generated name of an object stands for (k3: built-in top)."""
+
+
+@dataclass
+class CodeHooks:
+    """What the game compiler lends code generation: its definitions, and a place to
+    keep the generated source."""
+
+    definition: Callable[[str], tuple[list[str], str] | None]
+    """A definition's parameters and body text."""
+    function: Callable[[str], Callable[..., Any]]
+    """The generated function of a definition with parameters: f(env, *args)."""
+    ruleset_scope: Callable[[], ex.Scope]
+    """The scope a definition's body is written in."""
+    offsets: Callable[[int], dict[str, dict[int, int | None]] | None] = lambda d: None
+    """For a distance: direction → grid square → the square that far that way (null off
+    the board); None while the board is not laid out yet."""
+    neighbours: Callable[[tuple[str, ...] | None], dict[int, list[int]] | None] = (
+        lambda dirs: None)
+    """For some directions (all eight when None): grid square → its neighbours."""
+    sink: list[GeneratedCode] = field(default_factory=list)
+    uses: dict[str, dict[str, tuple[int, bool]]] = field(default_factory=dict)
+
+
+class _Writer:
+    """Writes the body of one function; every value becomes a Python expression over
+    generated names, with statements emitted before it where needed."""
+
+    def __init__(self, scope: ex.Scope, hooks: CodeHooks) -> None:
+        self.scope = scope
+        self.hooks = hooks
+        self.names: dict[str, Any] = {}
+        self.lines: list[str] = []
+        self.indent = 2
+        self.counter = itertools.count()
+        self.objects: dict[int, str] = {}
+        self.namespace: dict[str, Any] = dict(_BUILTINS)
+        self.prologue: dict[str, str] = {}
+        self.legend: dict[str, str] = {}
+        self.random = False
+        self.caches = False
+        self.lists: set[str] = set()
+        """Codes known to be lists (literals, comprehensions built here)."""
+        self.scalars: set[str] = set()
+        """Codes known not to be lists (a piece attribute, a number or text literal)."""
+
+    # -- output ---------------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line)
+
+    def tmp(self, prefix: str = "t") -> str:
+        return f"{prefix}{next(self.counter)}"
+
+    def obj(self, value: Any, label: str | None = None) -> str:
+        """A generated name for an object the code uses (a table, a function)."""
+        key = id(value)
+        name = self.objects.get(key)
+        if name is None:
+            name = self.objects[key] = f"k{len(self.objects)}"
+            self.namespace[name] = value
+            self.legend[name] = label or getattr(value, "__name__", type(value).__name__)
+        return name
+
+    def uses(self, var: str, code: str) -> str:
+        self.prologue[var] = code
+        return var
+
+    def capture(self, node: ast.expr) -> tuple[list[str], str]:
+        """Generate `node` one level deeper, returning its statements apart (for a part
+        that must only run when a condition holds)."""
+        saved = self.lines
+        self.lines = []
+        self.indent += 1
+        try:
+            code = self.value(node)
+            return self.lines, code
+        finally:
+            self.indent -= 1
+            self.lines = saved
+
+    @staticmethod
+    def is_atom(code: str) -> bool:
+        return code.isidentifier() or _is_literal(code)
+
+    def atom(self, code: str) -> str:
+        """`code` as a name or literal, so it can be read twice."""
+        if self.is_atom(code):
+            return code
+        t = self.tmp()
+        self.emit(f"{t} = {code}")
+        if code in self.lists:
+            self.lists.add(t)
+        if code in self.scalars:
+            self.scalars.add(t)
+        return t
+
+    def is_list(self, code: str) -> bool:
+        return code in self.lists or (code.startswith("[") and code.endswith("]")
+                                       and _is_list_display(code))
+
+    def is_scalar(self, code: str) -> bool:
+        return code in self.scalars or _is_literal(code)
+
+    def values(self, nodes: list[ast.expr]) -> list[str]:
+        """Several values in order: one whose statements come after an earlier value's
+        expression makes that earlier value computed first."""
+        out: list[tuple[int, int, str]] = []
+        for node in nodes:
+            start = len(self.lines)
+            code = self.value(node)
+            out.append((start, len(self.lines), code))
+        codes = [c for _, _, c in out]
+        for i in range(len(out) - 2, -1, -1):
+            later_lines = any(s != e for s, e, _ in out[i + 1:])
+            if later_lines and not self.is_atom(codes[i]):
+                t = self.tmp()
+                self.lines.insert(out[i][1], "    " * self.indent + f"{t} = {codes[i]}")
+                codes[i] = t
+        return codes
+
+    # -- nodes ----------------------------------------------------------------------------
+    def value(self, node: ast.expr) -> str:
+        return getattr(self, "g_" + type(node).__name__)(node)
+
+    def g_Constant(self, node: ast.Constant) -> str:
+        return _literal(node.value)
+
+    def g_Name(self, node: ast.Name) -> str:
+        name = node.id
+        entry = self.names.get(name)
+        if isinstance(entry, str):
+            return entry
+        if isinstance(entry, Deferred):
+            return self.deferred(entry)
+        scope = self.scope
+        if name in scope.temps:
+            return f"{self.uses('tp', 'env.temps')}[{name!r}]"
+        if name in scope.locals:
+            return f"{self.uses('lc', 'env.locals')}[{name!r}]"
+        if name in ex._CONSTANT_NAMES:
+            return _literal(ex._CONSTANT_NAMES[name])
+        found = scope.resolve_global(name)
+        if isinstance(found, ex.Constant) and _plain(found.value):
+            return _literal(found.value)
+        if isinstance(found, ex.Constant):
+            return self.obj(found.value, name)
+        if isinstance(found, ex.StateRead):
+            return found.code.replace("env.state", self.uses("st", "env.state"))
+        self.caches = True  # a definition may be computed and kept in env.cache
+        return f"{self.obj(found, name)}(env)"
+
+    def deferred(self, d: Deferred) -> str:
+        saved = self.scope, self.names
+        self.scope, self.names = d.scope, d.names
+        try:
+            return self.value(d.node)
+        finally:
+            self.scope, self.names = saved
+
+    def g_BoolOp(self, node: ast.BoolOp) -> str:
+        word = "and" if isinstance(node.op, ast.And) else "or"
+        code = self.value(node.values[0])
+        for part in node.values[1:]:
+            lines, right = self.capture(part)
+            if not lines:
+                code = f"({code} {word} {right})"
+                continue
+            t = self.tmp()
+            self.emit(f"{t} = {code}")
+            self.emit(f"if {t}:" if word == "and" else f"if not {t}:")
+            self.lines.extend(lines)
+            self.emit(f"    {t} = {right}")
+            code = t
+        return code
+
+    def g_BinOp(self, node: ast.BinOp) -> str:
+        symbol = ex._BINOP_SYMBOLS[type(node.op)]
+        slow = self.obj(ex._arithmetic(symbol, self.scope.limits))
+        a, b = self.values([node.left, node.right])
+        if symbol not in "+-":
+            return f"{slow}(env, {a}, {b})"
+        a, b = self.atom(a), self.atom(b)
+        big = self.scope.limits.largest_number
+        checks = [f"type({x}) is int" for x in (a, b) if not _is_int_literal(x)]
+        r = self.tmp()
+        self.emit(f"{r} = {r} if {' and '.join([*checks, ''])}-{big} <= ({r} := {a} {symbol} {b})"
+                  f" <= {big} else {slow}(env, {a}, {b})")
+        return r
+
+    def g_UnaryOp(self, node: ast.UnaryOp) -> str:
+        if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+            value = node.operand.value
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return _literal(-value)
+        inner = self.value(node.operand)
+        if isinstance(node.op, ast.Not):
+            return f"(not {inner})"
+        if isinstance(node.op, ast.UAdd):
+            return inner
+        x = self.atom(inner)
+        return (f"(-{x} if type({x}) is int or type({x}) is float else "
+                f"{self.obj(give_up)}())")
+
+    def test(self, op: ast.cmpop, x: str, y: str) -> str:
+        """One comparison of two atoms or expressions (x read twice must be an atom)."""
+        if isinstance(op, ast.Eq | ast.NotEq) and self.is_scalar(x):
+            return f"({x} {'==' if isinstance(op, ast.Eq) else '!='} {y})"
+        if isinstance(op, ast.Eq | ast.NotEq):
+            equal = self.obj(ex._equal)
+            if isinstance(op, ast.Eq):
+                return f"({equal}(env, {x}, {y}) if type({x}) is list else {x} == {y})"
+            return f"(not {equal}(env, {x}, {y}) if type({x}) is list else {x} != {y})"
+        if isinstance(op, ast.In):
+            return f"{self.obj(ex._contains)}(env, {x}, {y})"
+        if isinstance(op, ast.NotIn):
+            return f"(not {self.obj(ex._contains)}(env, {x}, {y}))"
+        symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
+        return f"({x} {symbol} {y})"
+
+    def g_Compare(self, node: ast.Compare) -> str:
+        if len(node.ops) == 1:
+            a, b = self.values([node.left, node.comparators[0]])
+            if isinstance(node.ops[0], ast.Eq | ast.NotEq):
+                a = self.atom(a)
+            return self.test(node.ops[0], a, b)
+        r = self.tmp()
+        self.emit(f"{r} = False")
+        x = self.atom(self.value(node.left))
+        depth = 0
+        for i, (op, right) in enumerate(zip(node.ops, node.comparators, strict=True)):
+            y = self.atom(self.value(right))
+            if i == len(node.ops) - 1:
+                self.emit(f"{r} = {self.test(op, x, y)}")
+            else:
+                self.emit(f"if {self.test(op, x, y)}:")
+                self.indent += 1
+                depth += 1
+            x = y
+        self.indent -= depth
+        return r
+
+    def g_IfExp(self, node: ast.IfExp) -> str:
+        test = self.value(node.test)
+        body_lines, body = self.capture(node.body)
+        else_lines, orelse = self.capture(node.orelse)
+        if not body_lines and not else_lines:
+            return f"({body} if {test} else {orelse})"
+        r = self.tmp()
+        self.emit(f"if {test}:")
+        self.lines.extend(body_lines)
+        self.emit(f"    {r} = {body}")
+        self.emit("else:")
+        self.lines.extend(else_lines)
+        self.emit(f"    {r} = {orelse}")
+        return r
+
+    def g_List(self, node: ast.List | ast.Tuple) -> str:
+        code = "[" + ", ".join(self.values(list(node.elts))) + "]"
+        self.lists.add(code)
+        return code
+
+    g_Tuple = g_List
+
+    def g_Attribute(self, node: ast.Attribute) -> str:
+        table = self.obj(self.scope.attributes[node.attr], f"the {node.attr} of each piece")
+        p = self.atom(self.value(node.value))
+        code = (f"({table}[{p}] if type({p}) is int and {p} >= 0 else "
+                f"{self.obj(none_or_give_up)}({p}))")
+        self.scalars.add(code)  # attribute values are numbers, texts or null
+        return code
+
+    def g_Subscript(self, node: ast.Subscript) -> str:
+        c, k = self.values([node.value, node.slice])
+        c = self.atom(c)
+        return f"({c}[{k}] if type({c}) is list else {self.obj(subscript)}(env, {c}, {k}))"
+
+    def g_Call(self, node: ast.Call) -> str:
+        name = node.func.id  # type: ignore[attr-defined]
+        scope = self.scope
+        if name in scope.definitions:
+            return self.definition_call(name, node.args)
+        if name in ("any", "all") and len(node.args) == 1 and isinstance(
+                node.args[0], ast.GeneratorExp | ast.ListComp) and name in scope.functions:
+            return self.quantifier(node.args[0], name == "all")
+        fn = scope.functions[name]
+        if fn.random:
+            self.random = True
+        args: list[ast.expr] = []
+        for i, a in enumerate(node.args):
+            if i in fn.site_args and isinstance(a, ast.Constant) and isinstance(a.value, str):
+                args.append(ast.Constant(scope.resolve_site(a.value)))
+            else:
+                args.append(a)
+        codes = self.values(args)
+        special = getattr(self, "f_" + name, None)
+        if special is not None:
+            found = special(codes, args, fn.impl)
+            if found is not None:
+                return found
+        return f"{self.obj(fn.impl, 'built-in ' + name)}({', '.join(['env', *codes])})"
+
+    # -- built-ins read in place: the common case here, anything else by the built-in ----
+    def sites(self) -> str:
+        return self.uses("sites", "env.state.sites")
+
+    def f_top(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        x = self.atom(codes[0])
+        s = self.tmp()
+        return (f"(({s}[-1] if ({s} := {self.sites()}[{x}]) else None) "
+                f"if type({x}) is int and {x} >= 0 else {self.obj(impl)}(env, {x}))")
+
+    def f_height(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        x = self.atom(codes[0])
+        return (f"(len({self.sites()}[{x}]) if type({x}) is int and {x} >= 0 "
+                f"else {self.obj(impl)}(env, {x}))")
+
+    def f_empty(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        x = self.atom(codes[0])
+        return (f"(not {self.sites()}[{x}] if type({x}) is int and {x} >= 0 "
+                f"else {self.obj(impl)}(env, {x}))")
+
+    def f_count(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        if self.is_list(codes[0]):
+            return f"len({codes[0]})"
+        x = self.atom(codes[0])
+        return f"(len({x}) if type({x}) is list else {self.obj(impl)}(env, {x}))"
+
+    f_len = f_count
+
+    def f_offset(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
+        distance = 1
+        if len(args) == 3:
+            if not (isinstance(args[2], ast.Constant) and type(args[2].value) is int):
+                return None
+            distance = args[2].value
+        tables = self.hooks.offsets(distance)
+        if tables is None:
+            return None
+        constant = isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)
+        table = tables.get(args[1].value) if constant else None  # type: ignore[attr-defined]
+        if constant and table is None:
+            return None
+        x = self.atom(codes[0])
+        if table is not None:
+            rest = ", ".join(codes[1:])
+            return (f"({self.obj(table)}[{x}] if type({x}) is int "
+                    f"else {self.obj(impl)}(env, {x}, {rest}))")
+        d = self.atom(codes[1])
+        rest = ", ".join([d, *codes[2:]])
+        return (f"({self.obj(tables)}[{d}][{x}] if type({x}) is int and type({d}) is str "
+                f"else {self.obj(impl)}(env, {x}, {rest}))")
+
+    def f_neighbours(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
+        dirs = _constant_directions(args[1]) if len(args) == 2 else None
+        if len(args) == 2 and dirs is None:
+            return None
+        table = self.hooks.neighbours(dirs)
+        if table is None:
+            return None
+        x = self.atom(codes[0])
+        r = self.tmp()
+        self.emit(f"if type({x}) is int:")
+        self.emit(f"    {r} = {self.obj(table)}[{x}][:]")
+        if dirs is not None:  # the built-in charges the directions it is given
+            self.emit(f"    env.steps += {len(dirs)}")
+            self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.emit("else:")
+        self.emit(f"    {r} = {self.obj(impl)}({', '.join(['env', x, *codes[1:]])})")
+        return r
+
+    def definition_call(self, name: str, args: list[ast.expr]) -> str:
+        found = self.hooks.definition(name)
+        assert found is not None
+        params, text = found
+        uses = self.hooks.uses.get(name)
+        if uses is None:
+            uses = self.hooks.uses[name] = ex.parameter_uses(text, params)
+        inline = all(
+            not uses[p][1] and (uses[p][0] <= 1 or isinstance(a, ast.Name | ast.Constant))
+            for p, a in zip(params, args, strict=True))
+        if not inline:
+            codes = self.values(args)
+            function = self.obj(self.hooks.function(name), f"definition {name}")
+            self.caches = True
+            return f"{function}({', '.join(['env', *codes])})"
+        names = {p: Deferred(a, self.scope, self.names)
+                 for p, a in zip(params, args, strict=True)}
+        saved = self.scope, self.names
+        self.scope, self.names = self.hooks.ruleset_scope(), names
+        try:
+            return self.value(ex.parse(text))
+        finally:
+            self.scope, self.names = saved
+
+    # -- loops ----------------------------------------------------------------------------
+    def loops(self, node: ast.GeneratorExp | ast.ListComp, innermost: Callable[[], None],
+              after_inner: str | None = None) -> None:
+        """The nested `for` statements of a comprehension, each charged as the closures
+        charge it; `innermost` writes the body at the deepest level."""
+        saved = self.names
+        self.names = dict(saved)
+        scope = self.scope
+        weighing = scope
+        items = self.obj(ex.loop_items)
+        depth = 0
+        gens = node.generators
+        try:
+            for i, gen in enumerate(gens):
+                source = self.value(gen.iter)
+                targets = ex._target_names(gen.target) or []
+                inner = weighing.with_temps(targets)
+                nxt = (ex.weigh(gens[i + 1].iter, scope) if i + 1 < len(gens)
+                       else ex.weigh(node.elt, scope))
+                per = ex.LOOP_STEPS + sum(ex.weigh(c, inner) for c in gen.ifs) + nxt
+                weighing = inner
+                source = self.loop_source(source, per, items)
+                if isinstance(gen.target, ast.Name):
+                    var = self.tmp("v")
+                    self.emit(f"for {var} in {source}:")
+                    self.names[gen.target.id] = var
+                    self.indent += 1
+                else:
+                    item = self.tmp("v")
+                    self.emit(f"for {item} in {source}:")
+                    self.indent += 1
+                    vars_ = [self.tmp("v") for _ in targets]
+                    self.emit(f"{', '.join(vars_)}, = {self.obj(unpack)}({item}, "
+                              f"{len(targets)}, {', '.join(targets)!r})")
+                    for t, v in zip(targets, vars_, strict=True):
+                        self.names[t] = v
+                depth += 1
+                for cond in gen.ifs:
+                    self.emit(f"if not {self.value(cond)}:")
+                    self.emit("    continue")
+            innermost()
+        finally:
+            for level in range(depth, 0, -1):
+                self.indent -= 1
+                if after_inner is not None and level > 1:
+                    self.emit(after_inner)
+            self.names = saved
+
+    def loop_source(self, source: str, per: int, items: str) -> str:
+        """What a loop goes through, charged by its length times `per` (a list in place;
+        anything else by loop_items, which also refuses what is not a list)."""
+        src = self.tmp()
+        self.emit(f"{src} = {source}")
+        if self.is_list(source):
+            self.emit(f"env.steps += len({src}) * {per}")
+            self.emit(f"if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+            return src
+        self.emit(f"if type({src}) is list:")
+        self.emit(f"    env.steps += len({src}) * {per}")
+        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.emit("else:")
+        self.emit(f"    {src} = {items}(env, {src}, {per})")
+        return src
+
+    def g_ListComp(self, node: ast.GeneratorExp | ast.ListComp) -> str:
+        out = self.tmp()
+        self.emit(f"{out} = []")
+        nested = len(node.generators) > 1
+        limit = self.scope.limits.list_length
+
+        def body() -> None:
+            self.emit(f"{out}.append({self.value(node.elt)})")
+            if nested:
+                self.emit(f"if len({out}) > {limit}:")
+                self.emit(f"    {self.obj(too_long)}('list_length', 'a list', len({out}), "
+                          f"{limit})")
+        self.loops(node, body)
+        self.lists.add(out)
+        return out
+
+    g_GeneratorExp = g_ListComp
+
+    def quantifier(self, node: ast.GeneratorExp | ast.ListComp, every: bool) -> str:
+        r = self.tmp()
+        self.emit(f"{r} = {every}")
+
+        def body() -> None:
+            element = self.value(node.elt)
+            self.emit(f"if not {element}:" if every else f"if {element}:")
+            self.emit(f"    {r} = {not every}")
+            self.emit("    break")
+        self.loops(node, body, f"if {'not ' if every else ''}{r}: break")
+        return r
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, float) and value != value:
+        raise ValueError("not a number")  # never: the checker refuses it
+    return f"({value!r})" if isinstance(value, int | float) and value < 0 else repr(value)
+
+
+def _constant_directions(node: ast.expr) -> tuple[str, ...] | None:
+    """Directions written out (['n', 'e']) or named (orthogonal): known when compiling."""
+    from interpreter.compile.functions import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL
+    if isinstance(node, ast.Name):
+        named = {"orthogonal": ORTHOGONAL, "diagonal": DIAGONAL, "directions": ALL_DIRECTIONS}
+        found = named.get(node.id)
+        return tuple(found) if found is not None else None
+    if isinstance(node, ast.List | ast.Tuple) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        return tuple(e.value for e in node.elts)  # type: ignore[attr-defined]
+    return None
+
+
+def _plain(value: Any) -> bool:
+    return value is None or isinstance(value, bool | int | float | str)
+
+
+def _is_literal(code: str) -> bool:
+    try:
+        node = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant)
+
+
+def _is_list_display(code: str) -> bool:
+    try:
+        return isinstance(ast.parse(code, mode="eval").body, ast.List)
+    except SyntaxError:
+        return False
+
+
+def _is_int_literal(code: str) -> bool:
+    stripped = code.strip("()")
+    if stripped.startswith("-"):
+        stripped = stripped[1:]
+    return stripped.isdigit()
+
+
+def generate(tree: ast.expr, scope: ex.Scope, slow: Callable[..., Any], what: str,
+             params: list[str] | None = None) -> Callable[..., Any]:
+    """The fast function of a checked expression; `slow` (its closures) takes over
+    whenever the generated code gives up. With `params`, a definition's body as
+    f(env, *params), its parameters Python locals."""
+    hooks = scope.code
+    assert hooks is not None
+    w = _Writer(scope, hooks)
+    args = [w.tmp("a") for _ in params or ()]
+    w.names = dict(zip(params or (), args, strict=True))
+    result = w.value(tree)
+    name = f"e{next(_counter)}"
+    head = [f"def {name}({', '.join(['env', *args])}):"]
+    head += [f"    {var} = {code}" for var, code in w.prologue.items()]
+    head.append("    s0 = env.steps")
+    restore = ["        env.steps = s0"]
+    if w.random:
+        head.append("    r0 = env.state.rng")
+        restore.append("        env.state.rng = r0")
+    if w.caches:
+        head.append("    n0 = len(env.cache)")
+        restore.append("        forget(env.cache, n0)")
+    source = "\n".join([*head, "    try:", *w.lines, f"        return {result}",
+                        "    except FAST_FAILURES:", *restore,
+                        f"        return slow({', '.join(['env', *args])})", ""])
+    namespace = w.namespace
+    namespace["__builtins__"] = _BUILTINS
+    namespace["FAST_FAILURES"] = FAST_FAILURES
+    namespace["forget"] = forget
+    if params:
+        namespace["slow"] = _with_temps(params, slow)
+    else:
+        namespace["slow"] = slow
+    code = _compile(source, name)
+    exec(code, namespace)  # the generated source above, never the ruleset's text
+    hooks.sink.append(GeneratedCode(name, what, source, w.legend))
+    return namespace[name]
+
+
+def _compile(source: str, name: str) -> Any:
+    """Python's compiler on generated source, quiet about what it can see statically
+    (`1[0]`, which the rules may say and the careful path reports when it runs)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return compile(source, f"<tabletop {name}>", "exec")
+
+
+def _with_temps(params: list[str], body: Callable[[Any], Any]) -> Callable[..., Any]:
+    """The closures of a definition's body read its parameters from `env.temps`."""
+    def call(env: Any, *values: Any) -> Any:
+        temps = env.temps
+        saved = [temps.get(p, _MISSING) for p in params]
+        temps.update(zip(params, values, strict=True))
+        try:
+            return body(env)
+        finally:
+            for p, v in zip(params, saved, strict=True):
+                if v is _MISSING:
+                    temps.pop(p, None)
+                else:
+                    temps[p] = v
+    return call
+
+
+_MISSING = object()
+
+
+# -- option listings ---------------------------------------------------------------------
+
+_DISTINCT_CALLS = {"cells", "stack", "above", "below", "range", "distinct", "one_of_each_kind"}
+_DISTINCT_NAMES = {"seats", "directions", "orthogonal", "diagonal"}
+
+
+def _distinct(node: ast.expr, scope: ex.Scope) -> bool:
+    """Whether a `for` source can never hold a value twice (its options then need no
+    duplicate removal)."""
+    if isinstance(node, ast.Name):
+        return node.id in _DISTINCT_NAMES
+    if isinstance(node, ast.ListComp | ast.GeneratorExp):
+        gens = node.generators
+        return (len(gens) == 1 and isinstance(gens[0].target, ast.Name)
+                and isinstance(node.elt, ast.Name) and node.elt.id == gens[0].target.id
+                and _distinct(gens[0].iter, scope))
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return False
+    name, args = node.func.id, node.args
+    if name in scope.definitions:
+        return False
+    if name in _DISTINCT_CALLS:
+        return True
+    if name == "neighbours":
+        dirs = _constant_directions(args[1]) if len(args) == 2 else ()
+        return dirs is not None and len(set(dirs)) == len(dirs)
+    if name == "pieces" and len(args) == 1 and isinstance(args[0], ast.Name):
+        found = scope.resolve_global(args[0].id)
+        return isinstance(found, ex.Constant) and not isinstance(found.value, list)
+    if name in ("sorted", "without") and args:
+        return _distinct(args[0], scope)
+    return False
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+@dataclass
+class OptionParts:
+    """An option kind as written: its `for` names and sources, `let`s and `where`, with
+    the steps the closures charge for it (kept exactly)."""
+
+    names: list[str]
+    sources: list[ast.expr]
+    lets: list[tuple[str, ast.expr]]
+    where: ast.expr | None
+    weight: int
+    source_weights: list[int]
+
+
+def generate_listing(parts: OptionParts, scope: ex.Scope, slow_values: Callable[..., Any],
+                     slow_exists: Callable[..., Any], what: str
+                     ) -> tuple[Callable[[Any], list[tuple]], Callable[[Any], bool]]:
+    """Two generated functions for an option kind: its options (the tuples of its `for`
+    values) and whether it has any. Each part of `where` is tested in the outermost loop
+    whose names it uses, each `let` and source computed there too, and duplicates are
+    only looked for when a source could repeat a value. Whatever the generated code
+    cannot decide, or a part tested early that fails, goes to the careful listing."""
+    return (_listing(parts, scope, slow_values, what, exists=False),
+            _listing(parts, scope, slow_exists, what, exists=True))
+
+
+def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what: str,
+             exists: bool) -> Callable[[Any], Any]:
+    hooks = scope.code
+    assert hooks is not None
+    w = _Writer(scope, hooks)
+    n = len(parts.names)
+    level = {"chooser": 0}
+    for i, name in enumerate(parts.names):
+        level[name] = i + 1
+
+    def depth(node: ast.AST) -> int:
+        return max((level.get(x, 0) for x in _names_in(node)), default=0)
+
+    lets_at: dict[int, list[tuple[str, ast.expr]]] = {}
+    for name, node in parts.lets:
+        d = depth(node)
+        lets_at.setdefault(d, []).append((name, node))
+        level[name] = d
+    conds_at: dict[int, list[ast.expr]] = {}
+    conjuncts = ([] if parts.where is None else
+                 parts.where.values if isinstance(parts.where, ast.BoolOp)
+                 and isinstance(parts.where.op, ast.And) else [parts.where])
+    for c in conjuncts:
+        conds_at.setdefault(depth(c), []).append(c)
+    sources_at: dict[int, list[int]] = {}
+    for i, node in enumerate(parts.sources):
+        sources_at.setdefault(depth(node), []).append(i)
+
+    chooser = w.tmp("c")
+    w.names = {"chooser": chooser}
+    w.emit(f"{chooser} = {w.uses('tp', 'env.temps')}['chooser']")
+    first = parts.source_weights[0] if parts.source_weights else parts.weight
+    w.emit(f"env.steps += {first}")
+    out = w.tmp("out")
+    if not exists:
+        w.emit(f"{out} = []")
+    fail = "return False" if exists else f"return {out}"
+    computed: dict[int, str] = {}
+    loop_vars: list[str] = []
+    for d in range(n + 1):
+        for name, node in lets_at.get(d, []):
+            var = w.tmp("l")
+            w.emit(f"{var} = {w.value(node)}")
+            w.names[name] = var
+        for c in conds_at.get(d, []):
+            w.emit(f"if not {w.value(c)}:")
+            w.emit("    continue" if d else f"    {fail}")
+        for i in sources_at.get(d, []):
+            computed[i] = w.atom(w.value(parts.sources[i]))
+        if d == n:
+            break
+        per = parts.source_weights[d + 1] if d + 1 < n else parts.weight
+        source = computed.get(d)
+        if source is None:  # never: a source only uses names bound before it
+            source = w.atom(w.value(parts.sources[d]))
+        items = w.tmp()
+        what_for = f"'for: {parts.names[d]}'"
+        w.emit(f"{items} = {source}")
+        w.emit(f"if type({items}) is list:")
+        w.emit(f"    env.steps += len({items}) * {per}")
+        w.emit(f"    if env.steps > env.step_limit: {w.obj(overspent)}(env)")
+        w.emit("else:")
+        w.emit(f"    {items} = {w.obj(ex.loop_items)}(env, {items}, {per}, "
+               f"{what_for!r})")
+        var = w.tmp("v")
+        w.emit(f"for {var} in {items}:")
+        w.indent += 1
+        w.names[parts.names[d]] = var
+        loop_vars.append(var)
+    values = "(" + "".join(f"{v}, " for v in loop_vars) + ")"
+    if exists:
+        w.emit("return True")
+    else:
+        w.emit(f"{out}.append({values})")
+    w.indent = 2
+    if not exists and not all(_distinct(s, scope) for s in parts.sources):
+        w.emit(f"if len({out}) > 1 and len(set({out})) != len({out}):")
+        w.emit(f"    {out} = list(dict.fromkeys({out}))")
+    result = "False" if exists else out
+    name = f"{'any' if exists else 'list'}{next(_counter)}"
+    head = [f"def {name}(env):"]
+    head += [f"    {var} = {code}" for var, code in w.prologue.items()]
+    head += ["    s0 = env.steps", "    n0 = len(env.cache)"]
+    source_text = "\n".join([
+        *head, "    try:", *w.lines, f"        return {result}",
+        "    except FAST_FAILURES:",
+        "        env.steps = s0",
+        "        forget(env.cache, n0)",
+        "        return slow(env)",
+        "    except BudgetError:",
+        "        raise",
+        "    except RuleError:  # a part tested early: the careful order may not reach it",
+        "        env.steps = s0",
+        "        forget(env.cache, n0)",
+        "        return slow(env)", ""])
+    namespace = w.namespace
+    namespace.update({"__builtins__": {**_BUILTINS, "set": set, "dict": dict},
+                      "FAST_FAILURES": FAST_FAILURES, "BudgetError": BudgetError,
+                      "RuleError": RuleError, "slow": slow, "forget": forget})
+    code = _compile(source_text, name)
+    exec(code, namespace)  # the generated source above, never the ruleset's text
+    hooks.sink.append(GeneratedCode(name, what, source_text, w.legend))
+    return namespace[name]

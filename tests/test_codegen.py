@@ -1,0 +1,197 @@
+"""The generated Python code agrees with the checked closures, value for value, error
+for error and step for step.
+
+The closures are the careful path the generated code hands over to; these tests hold
+the fast path to them: whole random games of every bundled ruleset, and random
+expressions (Hypothesis) over values of every kind, including the ones the generated
+code leaves to the closures.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from interpreter.api import load
+from interpreter.compile.game import Game, compile_game
+from interpreter.errors import RuleError, TabletopError
+from interpreter.run.machine import Env
+from interpreter.run.playout import make_agents, play_game
+
+RULESETS = sorted(p.stem for p in Path(__file__).parent.parent.joinpath("rulesets").glob(
+    "*.yaml") if not p.name.endswith(".tests.yaml"))
+GAMES_PER_RULESET = 6
+
+
+def _pair(name: str, options: dict[str, Any] | None = None) -> tuple[Game, Game]:
+    loaded = load(name)
+    return compile_game(loaded, options), compile_game(loaded, options, generate=False)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_generated_code_plays_the_same_games_as_the_closures(name: str) -> None:
+    fast, careful = _pair(name)
+    assert fast.generated_code, "the fast game has generated code"
+    assert not careful.generated_code
+    for seed in range(GAMES_PER_RULESET):
+        players = fast.check_players(None)
+        a = play_game(fast, players, seed, make_agents(players, seed))
+        b = play_game(careful, players, seed, make_agents(players, seed))
+        assert a.decisions == b.decisions
+        assert a.winners == b.winners and a.scores == b.scores and a.reason == b.reason
+        # the same steps charged: budgets trip at the same point on either path
+        assert json.dumps(a.final_state.to_json(), sort_keys=True) == json.dumps(
+            b.final_state.to_json(), sort_keys=True)
+
+
+GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|sites|[tvkacl]\d+|out\d+|e\d+|list\d+"
+                            r"|any\d+|n0|forget|FAST_FAILURES|BudgetError|RuleError|type|int|float|list"
+                            r"|str|len|range|set|dict)")
+ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "current", "players",
+              "turn", "vars", "rng", "append", "cache"}
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_generated_code_names_only_generated_things(name: str) -> None:
+    """Only names tabletop makes up reach the source; the ruleset's words only as quoted
+    values (ast.Constant), never as code."""
+    fast, _ = _pair(name)
+    for code in fast.generated_code:
+        tree = ast.parse(code.source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                assert GENERATED_NAME.fullmatch(node.id), (node.id, code.source)
+            elif isinstance(node, ast.Attribute):
+                assert node.attr in ATTRIBUTES, (node.attr, code.source)
+            elif isinstance(node, ast.FunctionDef):
+                assert GENERATED_NAME.fullmatch(node.name)
+                assert all(GENERATED_NAME.fullmatch(a.arg) for a in node.args.args)
+            assert not isinstance(node, ast.Import | ast.ImportFrom | ast.Lambda | ast.Global)
+
+
+def test_tabletop_compile_shows_the_source_with_what_it_came_from() -> None:
+    from typer.testing import CliRunner
+
+    from interpreter.cli.app import app
+
+    result = CliRunner().invoke(app, ["compile", "caldera", "--find", "orthogonal",
+                                      "--plain"])
+    assert result.exit_code == 0, result.output
+    assert "# all(assigned[n] != value for n in neighbours(place, orthogonal))" in result.output
+    assert "def e" in result.output and "return slow(env)" in result.output
+    missing = CliRunner().invoke(app, ["compile", "caldera", "--find", "no such text"])
+    assert missing.exit_code == 1 and "no generated function" in missing.output
+
+
+# -- random expressions ----------------------------------------------------------------
+
+_GAME, _CAREFUL = _pair("caldera")
+
+
+def _position() -> Any:
+    state = _GAME.new_state(2, 7)
+    for _ in range(6):
+        seats = _GAME.deciding_seats(state)
+        _GAME.apply_in_place(state, seats[0], 0)
+    return state
+
+
+_STATE = _position()
+
+LEAVES = st.sampled_from([
+    "0", "1", "2", "-3", "7", "'a'", "'c3'", "null", "true", "false", "[]", "[1, 2, 2]",
+    "['n', 'e']", "x", "y", "board", "box", "current", "players", "red", "caldera",
+    "cells(board)", "pieces(box)", "orthogonal", "seats", "captured", "2.5",
+])
+
+
+def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    one = st.sampled_from(["top({})", "height({})", "count({})", "len({})", "sum({})",
+                           "min({})", "max({})", "sorted({})", "distinct({})", "not {}",
+                           "-{}", "({}).colour", "({}).size", "neighbours({})",
+                           "neighbours({}, orthogonal)", "first({})", "place_of({})",
+                           "offset({}, 'n')", "empty({})", "str({})", "pieces({})",
+                           "[{}]", "is_cap({})", "stack({})"])
+    two = st.sampled_from(["{} + {}", "{} - {}", "{} * {}", "{} // {}", "{} % {}",
+                           "{} == {}", "{} != {}", "{} < {}", "{} >= {}", "{} in {}",
+                           "{} not in {}", "{} and {}", "{} or {}", "without({}, {})",
+                           "{}[{}]", "[{}, {}]", "offset({}, {})", "max({}, {})",
+                           "[z for z in {} if z != {}]", "all(z != {} for z in {})",
+                           "any(z == {} for z in {})", "{} < {} < 3",
+                           "[(a, b) for a in {} for b in {}]", "key_after({}, {})"])
+    three = st.sampled_from(["{} if {} else {}", "offset({}, {}, {})",
+                             "[a for a in {} if a != {} if a != {}]"])
+    return st.one_of(
+        st.tuples(one, inner).map(lambda t: t[0].format(f"({t[1]})")),
+        st.tuples(two, inner, inner).map(lambda t: t[0].format(f"({t[1]})", f"({t[2]})")),
+        st.tuples(three, inner, inner, inner).map(
+            lambda t: t[0].format(f"({t[1]})", f"({t[2]})", f"({t[3]})")))
+
+
+EXPRESSIONS = st.recursive(LEAVES, _extend, max_leaves=6)
+
+
+def _outcome(game: Game, text: str, x: Any, y: Any) -> tuple[str, Any, int]:
+    try:
+        compiled = game.compile_expression(text, temps=["x", "y"])
+    except Exception as exc:  # noqa: BLE001 - compared, not swallowed
+        return ("does not compile", type(exc).__name__, 0)
+    env = Env(game, _STATE.copy())
+    env.temps.update({"x": x, "y": y})
+    env.step_limit = 10_000
+    try:
+        value = compiled(env)
+    except TabletopError as exc:
+        return ("error", str(exc), env.steps)
+    return ("value", repr(value), env.steps)
+
+
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(EXPRESSIONS, st.sampled_from([0, 5, 30, None, "c3", -1, True, [3, 4], "x"]),
+       st.sampled_from([1, 2, "n", None, [0, 1], 40]))
+def test_random_expressions_give_the_same_value_error_and_steps(text: str, x: Any,
+                                                                 y: Any) -> None:
+    assert _outcome(_GAME, text, x, y) == _outcome(_CAREFUL, text, x, y), text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("top(null)", ("value", "None")),
+    ("(null).colour", ("value", "None")),
+    ("neighbours('a1', orthogonal)", ("value", None)),
+    ("place_name(offset('a1', 'n'))", ("value", "'a2'")),
+])
+def test_the_careful_path_takes_over_for_rare_values(text: str, expected: tuple) -> None:
+    fast = _outcome(_GAME, text, 0, 0)
+    assert fast == _outcome(_CAREFUL, text, 0, 0)
+    assert fast[0] == expected[0]
+    if expected[1] is not None:
+        assert fast[1] == expected[1]
+
+
+def test_an_error_reads_the_same_on_either_path() -> None:
+    for text in ("(-1).colour", "1 < 'a'", "top('nowhere')", "x.colour", "sum(['a'])",
+                 "[1][5]", "-'a'"):
+        fast = _outcome(_GAME, text, "a", 0)
+        assert fast == _outcome(_CAREFUL, text, "a", 0), text
+        assert fast[0] in ("error", "does not compile"), (text, fast)
+
+
+def test_a_budget_stops_generated_loops_at_the_same_step() -> None:
+    text = "[(a, b) for a in range(300) for b in range(300)]"
+    fast, careful = (_outcome(g, text, 0, 0) for g in (_GAME, _CAREFUL))
+    assert fast == careful
+    assert fast[0] == "error" and "steps" in fast[1]
+
+
+def test_rule_errors_from_generated_code_are_rule_errors() -> None:
+    compiled = _GAME.compile_expression("1 // 0")
+    with pytest.raises(RuleError, match="division by zero"):
+        compiled(Env(_GAME, _STATE.copy()))
