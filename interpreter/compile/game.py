@@ -13,7 +13,7 @@ import re
 import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.compile.codegen import CodeHooks
 from interpreter.compile.expressions import (
@@ -33,6 +33,7 @@ from interpreter.compile.expressions import (
     weigh_text,
 )
 from interpreter.compile.expressions import broken as _broken
+from interpreter.compile.expressions import parse as parse_expression
 from interpreter.compile.functions import (
     ALL_DIRECTIONS,
     DIAGONAL,
@@ -66,6 +67,9 @@ from interpreter.load.schema import Budgets, Definition, OptionDecl, Ruleset, Zo
 from interpreter.run import rng as rngmod
 from interpreter.run.machine import Env, Machine, check_pending
 from interpreter.run.state import State
+
+if TYPE_CHECKING:
+    from interpreter.agents.random_agent import RandomAgent
 
 BUILTIN_NAMES = ("current", "players", "seats", "turn", "directions", "orthogonal", "diagonal")
 
@@ -368,18 +372,17 @@ class Game:
                          self.source_line(spec.loc)).during(state.decisions) from None
         return Decision(seats, prompt, spec.simultaneous)
 
-    def options_for(self, state: State, spec: ChoiceSpec, seat: int, env: Env,
-                    fresh: bool = False) -> list:
+    def options_for(self, state: State, spec: ChoiceSpec, seat: int, env: Env) -> list:
         """The options of `seat` at the decision `state` is paused at, listed once.
 
-        The machine lists them afresh (`fresh`) when it reaches the decision, charging
-        the work to the game's steps; everyone else (people, agents, checking a choice)
-        reads that listing, or lists again on a copy, without charging the game, so its
-        step count never depends on who looked."""
+        The machine only checks, when it reaches the decision, that there is an option
+        (charging that to the game's steps); whoever needs them all (people, agents,
+        checking a choice) lists them here on an environment of its own, without
+        charging the game, so its step count never depends on who looked."""
         cache = state._cache
         if cache is None:
             cache = state._cache = {}
-        opts = None if fresh else cache.get(seat)
+        opts = cache.get(seat)
         if opts is None:
             try:
                 opts = cache[seat] = spec.list_options(env, seat)
@@ -410,6 +413,38 @@ class Game:
         except RuleError as exc:
             raise exc.during(state.decisions) from None
         return out
+
+    def sample_option(self, state: State, seat: int, agent: RandomAgent) -> tuple[int, tuple]:
+        """The random player's choice for `seat`, without listing every option: which
+        kinds have an option, then the options of the one kind picked (or, for a kind
+        that is every combination of its sources, the n-th straight away). The same
+        random draws as choosing from the full list, so the same games."""
+        spec = self.choices[state.frames[-1][0]]
+        env = self.env(state)
+        try:
+            kinds = spec.kinds_with_options(env, seat)
+            ids = {spec.kinds[k].id: k for k in kinds}
+
+            def count(kind_id: str) -> int:
+                k = ids[kind_id]
+                sized = spec._located(env, k, spec.kinds[k].sized)
+                if sized is not None:
+                    picked[:] = [k, sized[1]]
+                    return sized[0]
+                options = spec.kind_options(env, k)
+                picked[:] = [k, options.__getitem__]
+                return len(options)
+
+            picked: list[Any] = []
+            _, index = agent.choose_sampled(list(ids), count)
+        except RuleError as exc:
+            raise exc.during(state.decisions) from None
+        return picked[0], picked[1](index)
+
+    def apply_trusted(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:
+        """Carry out an option the engine itself listed or sampled for the seat whose
+        decision it is (no checks); returns its notation."""
+        return Machine(self, state).decide(self.choices[state.frames[-1][0]], seat, raw)
 
     def notation_of(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:
         spec = self.choices[state.frames[-1][0]]
@@ -558,6 +593,7 @@ class _Compiler:
         self.weights: dict[str, int] = {}
         self.weighing: set[str] = set()
         self.def_functions: dict[str, Callable[..., Any]] = {}
+        self.def_reads: dict[str, set[str]] = {}
         self.hooks = CodeHooks(self.definition_body, self.definition_function, self.scope,
                                offsets=self.offset_tables, neighbours=self.neighbour_table)
         self.board_ready = False
@@ -718,6 +754,57 @@ class _Compiler:
                        f"braces ({', '.join('{' + p + '}' for p in params) or 'none'}), "
                        f"not {', '.join('{' + w + '}' for w in sorted(wanted)) or 'none'}",
                        where)
+
+    def reads(self, name: str, seen: frozenset[str] = frozenset()) -> set[str]:
+        """What a definition's value depends on, of what the rules change: the pieces'
+        places ("board"), variables ("vars"), whose turn and which ("turn"). Its cached
+        value is forgotten only when one of those changes."""
+        done = self.def_reads.get(name)
+        if done is not None:
+            return done
+        params, body = self.def_bodies[name]
+        if name in seen:
+            return set(CHANGES)
+        try:
+            tree = parse_expression(body.text)
+        except ExpressionError:
+            return set(CHANGES)
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id not in params:
+                found |= self.name_reads(node.id, seen | {name})
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                fn = node.func.id
+                if fn in self.def_bodies:
+                    found |= self.reads(fn, seen | {name})
+                elif fn not in PURE_FUNCTIONS:
+                    found.add("board")
+        self.def_reads[name] = found
+        return found
+
+    def name_reads(self, name: str, seen: frozenset[str]) -> set[str]:
+        if name in self.def_bodies:
+            return self.reads(name, seen)
+        found = self.globals.get(name)
+        if found is None or (isinstance(found, Constant) and not isinstance(
+                found.value, SeatVariable)):
+            return set()  # a comprehension's own name, an option, a zone, a value
+        if isinstance(found, Constant) or name in self.game.variables:
+            return {"vars"}
+        if name in ("current", "turn"):
+            return {"turn"}
+        if name in ("players", "seats", "directions", "orthogonal", "diagonal"):
+            return set()
+        return set(CHANGES)
+
+    def cache_readers(self) -> dict[str, tuple[str, ...]]:
+        """For each kind of change, the definitions whose cached values it voids."""
+        out: dict[str, list[str]] = {change: [] for change in CHANGES}
+        for name, (params, _) in self.def_bodies.items():
+            if not params:
+                for change in self.reads(name):
+                    out[change].append(name)
+        return {change: tuple(names) for change, names in out.items()}
 
     def definition_value(self, name: str) -> Compiled:
         done = self.def_compiled.get(name)
@@ -1186,6 +1273,7 @@ class _Compiler:
             raise RulesetError(explain_variant(_sorted_unique(self.diagnostics),
                                                self.loaded.source, self.loaded.variant))
         self.game.generated_code = self.hooks.sink
+        self.game.cache_readers = self.cache_readers()
         return self.game
 
 
@@ -1202,6 +1290,18 @@ def _sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
         loc = d.location
         return (0, loc.line, loc.col) if loc else (1, 0, 0)
     return sorted(out, key=order)
+
+
+CHANGES = ("board", "vars", "turn")
+"""What the rules change that a definition may read (see _Compiler.reads)."""
+
+PURE_FUNCTIONS = frozenset({
+    "cells", "neighbours", "offset", "row", "col", "place", "place_name", "piece_name",
+    "piece_code", "value_name", "dir_name", "seat_name", "next_seat", "sum", "min", "max",
+    "any", "all", "sorted", "reversed", "first", "last", "distinct", "one_of_each_kind",
+    "without", "join", "str", "abs", "range", "repeat", "owner", "zone_of"})
+"""Built-ins whose value depends only on their arguments and the board's layout (count
+and len are not: count(zone) counts the pieces in it)."""
 
 
 def _cached(name: str, body: Compiled, weight: int) -> Compiled:

@@ -9,11 +9,14 @@ saved as JSON.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from interpreter.compile.codegen import OptionParts, generate_listing
+from interpreter.compile.codegen import _distinct as is_distinct
 from interpreter.compile.expressions import (
     LOOP_STEPS,
     Compiled,
@@ -23,12 +26,14 @@ from interpreter.compile.expressions import (
     compile_template,
     located,
     loop_items,
+    parse,
     weigh_text,
 )
 from interpreter.compile.expressions import broken as _broken
 from interpreter.errors import Diagnostic, Location, RuleError, did_you_mean
 from interpreter.load.located import Expr, Name, Template
 from interpreter.primitives.base import Primitive
+from interpreter.run.budget import overspent
 
 if TYPE_CHECKING:
     from interpreter.primitives.decisions import Choose
@@ -70,6 +75,93 @@ class OptionKind:
     source_weights: list[int] = field(default_factory=list)
     """Steps to compute each `for` source once (the later ones, once per candidate of
     the names before them)."""
+    values: Callable[[Any], list[tuple]] | None = None
+    """Its options (the tuples of `for` values, no duplicates); `env.temps['chooser']`
+    set. Generated code (codegen.generate_listing), or `careful_values`."""
+    exists: Callable[[Any], bool] | None = None
+    """Whether it has any option, stopping at the first."""
+    direct: bool = False
+    """Its options are every combination of sources that never repeat a value and do
+    not depend on each other, with no `where`: the n-th is found without listing."""
+
+    def options(self, env: Any) -> list[tuple]:
+        return self.values(env) if self.values is not None else careful_values(self, env)
+
+    def has_option(self, env: Any) -> bool:
+        return self.exists(env) if self.exists is not None else bool(careful_values(self, env))
+
+    def sized(self, env: Any) -> tuple[int, Callable[[int], tuple]] | None:
+        """For a direct kind: how many options, and the n-th (in listing order), charged
+        as listing them would be; None when the sources are not plain lists."""
+        if not self.direct:
+            return None
+        sources = [source(env) for source in self.sources]
+        if not all(type(x) is list or type(x) is tuple or type(x) is range for x in sources):
+            return None
+        count, charge = 1, self.source_weights[0] if self.source_weights else self.weight
+        n = len(sources)
+        for i, values in enumerate(sources):
+            count *= len(values)
+            charge += count * (self.source_weights[i + 1] if i + 1 < n else self.weight)
+        env.steps += charge
+        if env.steps > env.step_limit:
+            overspent(env)
+
+        def nth(index: int) -> tuple:
+            out = []
+            for values in reversed(sources):
+                index, i = divmod(index, len(values))
+                out.append(values[i])
+            return tuple(reversed(out))
+        return count, nth
+
+
+def careful_values(kind: OptionKind, env: Any) -> list[tuple]:
+    """The options of one kind by its checked closures: the careful path of generated
+    listings, and the listing itself when code generation is off."""
+    temps = env.temps
+    n = len(kind.names)
+    per = kind.weight
+    env.steps += kind.source_weights[0] if kind.source_weights else per
+    out: list[tuple] = []
+    if n == 0:
+        for name, value in kind.lets:
+            temps[name] = value(env)
+        if kind.where is None or kind.where(env):
+            out.append(())
+        return out
+    _combine(env, kind, 0, [], out)
+    if len(out) > 1:
+        try:
+            if len(set(out)) != len(out):
+                out = list(dict.fromkeys(out))
+        except TypeError:
+            seen: set = set()
+            unique = []
+            for o in out:
+                key = _hashable(o)
+                if key not in seen:
+                    seen.add(key)
+                    unique.append(o)
+            out = unique
+    return out
+
+
+def _combine(env: Any, kind: OptionKind, i: int, vals: list, out: list) -> None:
+    temps = env.temps
+    if i == len(kind.names):
+        for name, value in kind.lets:
+            temps[name] = value(env)
+        if kind.where is None or kind.where(env):
+            out.append(tuple(vals))
+        return
+    last = i == len(kind.names) - 1
+    per = kind.weight if last else kind.source_weights[i + 1]
+    for v in _values(env, kind.sources[i](env), kind.names[i], per):
+        temps[kind.names[i]] = v
+        vals.append(v)
+        _combine(env, kind, i + 1, vals, out)
+        vals.pop()
 
 
 @dataclass
@@ -94,91 +186,37 @@ class ChoiceSpec:
 
     def list_options(self, env: Any, seat: int) -> list[tuple[int, tuple]]:
         """Every legal option of `seat`; an error names the option kind and the decision."""
+        env.temps["chooser"] = seat
+        out: list[tuple[int, tuple]] = []
+        for k in range(len(self.kinds)):
+            out.extend((k, v) for v in self.kind_options(env, k))
+        return out
+
+    def kind_options(self, env: Any, k: int) -> list[tuple]:
+        """The options of kind `k` (`chooser` already set)."""
+        return self._located(env, k, self.kinds[k].options)
+
+    def has_option(self, env: Any, seat: int) -> bool:
+        """Whether `seat` has any option: all a pause at the decision needs to know."""
+        env.temps["chooser"] = seat
+        return any(self._located(env, k, kind.has_option) for k, kind in enumerate(self.kinds))
+
+    def kinds_with_options(self, env: Any, seat: int) -> list[int]:
+        env.temps["chooser"] = seat
+        return [k for k, kind in enumerate(self.kinds) if self._located(env, k, kind.has_option)]
+
+    def _located(self, env: Any, k: int, work: Callable[[Any], Any]) -> Any:
+        """`work` on kind `k`; an error names the option kind and the decision."""
+        kind = self.kinds[k]
         try:
-            return self._list_options(env, seat)
+            return work(env)
         except RuleError as exc:
-            kind = self._failing_kind(env)
-            if kind is not None:
-                exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc))
+            exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc))
             raise exc.at(self.loc, "this decision (choose)", env.game.source_line(self.loc)
                          ) from None
         except RecursionError:
             raise RuleError("the options nest too deeply").at(
                 self.loc, "this decision (choose)", env.game.source_line(self.loc)) from None
-
-    def _failing_kind(self, env: Any) -> OptionKind | None:
-        index = env.temps.get("_kind")
-        return self.kinds[index] if isinstance(index, int) else None
-
-    def _list_options(self, env: Any, seat: int) -> list[tuple[int, tuple]]:
-        temps = env.temps
-        temps["chooser"] = seat
-        out: list[tuple[int, tuple]] = []
-        for k, kind in enumerate(self.kinds):
-            temps["_kind"] = k
-            names, sources = kind.names, kind.sources
-            n = len(names)
-            per = kind.weight
-            env.steps += kind.source_weights[0] if kind.source_weights else per
-            if n == 0:
-                for name, value in kind.lets:
-                    temps[name] = value(env)
-                if kind.where is None or kind.where(env):
-                    out.append((k, ()))
-                continue
-            if n == 1:
-                name0, where, lets = names[0], kind.where, kind.lets
-                for v in _values(env, sources[0](env), name0, per):
-                    temps[name0] = v
-                    for name, value in lets:
-                        temps[name] = value(env)
-                    if where is None or where(env):
-                        out.append((k, (v,)))
-                continue
-            if n == 2:
-                name0, name1 = names
-                where, lets, source1 = kind.where, kind.lets, sources[1]
-                for v0 in _values(env, sources[0](env), name0, kind.source_weights[1]):
-                    temps[name0] = v0
-                    for v1 in _values(env, source1(env), name1, per):
-                        temps[name1] = v1
-                        for name, value in lets:
-                            temps[name] = value(env)
-                        if where is None or where(env):
-                            out.append((k, (v0, v1)))
-                continue
-            self._combine(env, kind, k, 0, [], out)
-        if len(out) > 1:
-            try:
-                if len(set(out)) != len(out):
-                    out = list(dict.fromkeys(out))
-            except TypeError:
-                seen: set = set()
-                unique = []
-                for o in out:
-                    key = _hashable(o)
-                    if key not in seen:
-                        seen.add(key)
-                        unique.append(o)
-                out = unique
-        return out
-
-    def _combine(self, env: Any, kind: OptionKind, k: int, i: int, vals: list,
-                 out: list) -> None:
-        temps = env.temps
-        if i == len(kind.names):
-            for name, value in kind.lets:
-                temps[name] = value(env)
-            if kind.where is None or kind.where(env):
-                out.append((k, tuple(vals)))
-            return
-        last = i == len(kind.names) - 1
-        per = kind.weight if last else kind.source_weights[i + 1]
-        for v in _values(env, kind.sources[i](env), kind.names[i], per):
-            temps[kind.names[i]] = v
-            vals.append(v)
-            self._combine(env, kind, k, i + 1, vals, out)
-            vals.pop()
 
     def bind(self, env: Any, seat: int, option: tuple[int, tuple]) -> dict[str, Any]:
         """The names an option gives (chooser, its `for` values, its `let` values)."""
@@ -318,6 +356,32 @@ class ProgramBuilder:
             self.diagnostics.append(located(exc, t.loc, self.source))
             return _broken
 
+    def generate_listing(self, kind: OptionKind, o: Any) -> None:
+        """Generated code for listing an option kind (with its careful closures to hand
+        over to), when code generation is on and the kind compiled cleanly."""
+        scope = self.scope(["chooser", *o.for_, *o.let])
+        compiled = (*kind.sources, kind.where, *(v for _, v in kind.lets))
+        if scope.code is None or any(c is _broken for c in compiled):
+            return
+        try:
+            parts = OptionParts(
+                names=list(o.for_), sources=[parse(e.text) for e in o.for_.values()],
+                lets=[(name, parse(e.text)) for name, e in o.let.items()],
+                where=parse(o.where.text) if o.where is not None else None,
+                weight=kind.weight, source_weights=kind.source_weights)
+        except ExpressionError:
+            return
+        kind.values, kind.exists = generate_listing(
+            parts, scope, lambda env: careful_values(kind, env),
+            lambda env: bool(careful_values(kind, env)), f"the options '{kind.id}'")
+        earlier: set[str] = set()
+        direct = parts.where is None and bool(parts.names)
+        for name, source in zip(parts.names, parts.sources, strict=True):
+            used = {n.id for n in ast.walk(source) if isinstance(n, ast.Name)}
+            direct = direct and not used & earlier and is_distinct(source, scope)
+            earlier.add(name)
+        kind.direct = direct
+
     def error(self, message: str, loc: Location | None, hint: str | None = None,
               expected: str | None = None) -> None:
         line = self.source.line_at(loc)
@@ -399,13 +463,15 @@ class ProgramBuilder:
                 lets.append((name, self.expr(e, temps)))
                 temps.append(name)
             where = self.expr(o.where, temps) if o.where is not None else None
-            spec.kinds.append(OptionKind(
+            kind = OptionKind(
                 id=o.id, names=list(o.for_), sources=sources, lets=lets, where=where,
                 notation=self.template(o.notation, temps, track_pieces=True),
                 label=self.template(o.label or o.notation, temps), entry=Label(),
                 loc=o.loc, weight=LOOP_STEPS + self.pending_weight,
-                source_weights=source_weights))
+                source_weights=source_weights)
             self.pending_weight = outer
+            self.generate_listing(kind, o)
+            spec.kinds.append(kind)
         self.choices[spec.pc] = spec
         if spec.simultaneous:
             spec.slot = self.hidden_local("picked")

@@ -287,7 +287,7 @@ class Machine:
                 waiting = []
                 for s in sorted({self.seat_index(s) + 1 for s in seats}):
                     self.seat_index(s)
-                    if self.game.options_for(st, spec, s, env, fresh=True):
+                    if self.has_option(spec, s):
                         waiting.append(s)
                 slot = {"seats": waiting, "picked": {}, "next": 0}
                 env.locals[spec.slot] = slot
@@ -296,9 +296,18 @@ class Machine:
             return PAUSE
         seat = spec.seat(env) if spec.seat is not None else st.current
         self.seat_index(seat)
-        if not self.game.options_for(st, spec, seat, env, fresh=True):
+        if not self.has_option(spec, seat):
             return spec.none.pc if spec.none is not None else spec.after.pc
         return PAUSE
+
+    def has_option(self, spec: ChoiceSpec, seat: int) -> bool:
+        """Whether `seat` has an option here: a pause only needs to know that (listing
+        them all is left to whoever asks, and not charged to the game)."""
+        self.state._cache = None
+        try:
+            return spec.has_option(self.env, seat)
+        except RuleError as exc:
+            raise exc.during(self.state.decisions) from None
 
     def resolve_simultaneous(self, spec: ChoiceSpec) -> int:
         env = self.env
@@ -324,8 +333,9 @@ class Machine:
         env.locals.update(spec.bind(env, seat, (k, tuple(values))))
         return spec.kinds[k].entry.pc
 
-    def decide(self, spec: ChoiceSpec, seat: int, option: tuple[int, tuple]) -> None:
-        """Carry out one seat's choice (already checked legal), then run on."""
+    def decide(self, spec: ChoiceSpec, seat: int, option: tuple[int, tuple]) -> str:
+        """Carry out one seat's choice (already checked legal), then run on; returns its
+        notation (written once, here, where the log needs it)."""
         st = self.state
         env = self.env
         st.decisions += 1
@@ -348,12 +358,13 @@ class Machine:
             picked = {**slot["picked"], str(seat): [option[0], list(option[1])]}
             env.locals[spec.slot] = {**slot, "picked": picked}
             if len(picked) < len(slot["seats"]):
-                return
+                return notation
             st.frames[-1][0] = spec.resolve_pc
         else:
             env.locals.update(spec.bind(env, seat, option))
             st.frames[-1][0] = spec.kinds[option[0]].entry.pc
         self.run()
+        return notation
 
     # -- retry (setup under constraints) -------------------------------------------------
     def snapshot(self) -> State:

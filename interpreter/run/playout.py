@@ -65,17 +65,15 @@ def option_choices(game: Game, state: State, seat: int) -> list[OptionChoice]:
 
 
 def decide(game: Game, state: State, seat: int, agent: Agent) -> str:
-    """Ask `agent` for `seat`'s decision and carry it out in place; returns its notation."""
-    spec = game.choices[state.frames[-1][0]]
-    raws = game.raw_options(state, seat)
+    """Ask `agent` for the decision of `seat` (whose decision it is) and carry it out in
+    place; returns its notation. The random player samples without a full listing."""
     if isinstance(agent, RandomAgent):
-        index = agent.choose_raw([spec.kinds[r[0]].id for r in raws])
+        raw = game.sample_option(state, seat, agent)
     else:
-        index = agent.choose(lambda: view(game, state, seat), option_choices(game, state, seat))
-    raw = raws[index]
-    notation = game.notation_of(state, seat, raw)
-    game.apply_in_place(state, seat, raw)
-    return notation
+        raws = game.raw_options(state, seat)
+        raw = raws[agent.choose(lambda: view(game, state, seat),
+                                option_choices(game, state, seat))]
+    return game.apply_trusted(state, seat, raw)
 
 
 def play_game(game: Game, players: int | None, seed: int, agents: dict[int, Agent],
