@@ -281,11 +281,27 @@ class _Writer:
         if symbol not in "+-":
             return f"{slow}(env, {a}, {b})"
         a, b = self.atom(a), self.atom(b)
+        if symbol == "+" and (self.is_list(a) or self.is_list(b)):
+            return self.concatenation(a, b, slow)
         big = self.scope.limits.largest_number
         checks = [f"type({x}) is int" for x in (a, b) if not _is_int_literal(x)]
         r = self.tmp()
         self.emit(f"{r} = {r} if {' and '.join([*checks, ''])}-{big} <= ({r} := {a} {symbol} {b})"
                   f" <= {big} else {slow}(env, {a}, {b})")
+        return r
+
+    def concatenation(self, a: str, b: str, slow: str) -> str:
+        """`list + list`, charged by its length like the careful path."""
+        r = self.tmp()
+        limit = self.scope.limits.list_length
+        self.emit(f"if type({a}) is list and type({b}) is list and "
+                  f"len({a}) + len({b}) <= {limit}:")
+        self.emit(f"    {r} = {a} + {b}")
+        self.emit(f"    env.steps += len({r})")
+        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.emit("else:")
+        self.emit(f"    {r} = {slow}(env, {a}, {b})")
+        self.lists.add(r)
         return r
 
     def g_UnaryOp(self, node: ast.UnaryOp) -> str:
@@ -311,10 +327,16 @@ class _Writer:
             if isinstance(op, ast.Eq):
                 return f"({equal}(env, {x}, {y}) if type({x}) is list else {x} == {y})"
             return f"(not {equal}(env, {x}, {y}) if type({x}) is list else {x} != {y})"
-        if isinstance(op, ast.In):
-            return f"{self.obj(ex._contains)}(env, {x}, {y})"
-        if isinstance(op, ast.NotIn):
-            return f"(not {self.obj(ex._contains)}(env, {x}, {y}))"
+        if isinstance(op, ast.In | ast.NotIn):
+            x, y = self.atom(x), self.atom(y)
+            r = self.tmp()
+            self.emit(f"if type({y}) is list:")
+            self.emit(f"    env.steps += len({y})")
+            self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+            self.emit(f"    {r} = {x} in {y}")
+            self.emit("else:")
+            self.emit(f"    {r} = {self.obj(ex._contains)}(env, {x}, {y})")
+            return f"(not {r})" if isinstance(op, ast.NotIn) else r
         symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
         return f"({x} {symbol} {y})"
 

@@ -353,15 +353,19 @@ def f_distinct(env: Any, items: Any) -> list:
 
 
 def f_one_of_each_kind(env: Any, items: Any) -> list[int]:
-    """One piece per set of identical attributes: interchangeable pieces give one option."""
+    """One piece per set of identical attributes: interchangeable pieces give one option
+    (the first of each kind, in the order given)."""
     kinds = env.game.piece_kind
-    out, seen = [], set()
-    for p in _charge(env, items, "one_of_each_kind"):
-        k = kinds[_piece(env, p, "one_of_each_kind")]
-        if k not in seen:
-            seen.add(k)
-            out.append(p)
-    return out
+    seq = _charge(env, items, "one_of_each_kind")
+    if not seq:
+        return []
+    if set(map(type, seq)) != {int} or min(seq) < 0 or max(seq) >= len(kinds):
+        for p in seq:  # name the first thing that is not a piece
+            _piece(env, p, "one_of_each_kind")
+    # a kind's first index wins: later ones are overwritten going backwards
+    first = dict(zip(map(kinds.__getitem__, reversed(seq)), range(len(seq) - 1, -1, -1),
+                     strict=True))
+    return [seq[i] for i in sorted(first.values())]
 
 
 def f_without(env: Any, items: Any, item: Any) -> list:

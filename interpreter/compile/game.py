@@ -422,7 +422,10 @@ class Game:
         spec = self.choices[state.frames[-1][0]]
         env = self.env(state)
         try:
-            kinds = spec.kinds_with_options(env, seat)
+            # the machine paused here only because the seat has an option: with one
+            # kind, that is the kind
+            kinds = ([0] if len(spec.kinds) == 1 else spec.kinds_with_options(env, seat))
+            env.temps["chooser"] = seat
             ids = {spec.kinds[k].id: k for k in kinds}
 
             def count(kind_id: str) -> int:
@@ -430,10 +433,14 @@ class Game:
                 sized = spec._located(env, k, spec.kinds[k].sized)
                 if sized is not None:
                     picked[:] = [k, sized[1]]
-                    return sized[0]
-                options = spec.kind_options(env, k)
-                picked[:] = [k, options.__getitem__]
-                return len(options)
+                    found = sized[0]
+                else:
+                    options = spec.kind_options(env, k)
+                    picked[:] = [k, options.__getitem__]
+                    found = len(options)
+                if not found:
+                    raise RuleError(f"{self.seat_name(seat)} has no option at this decision")
+                return found
 
             picked: list[Any] = []
             _, index = agent.choose_sampled(list(ids), count)
