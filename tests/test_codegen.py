@@ -55,7 +55,7 @@ def test_generated_code_plays_the_same_games_as_the_closures(name: str) -> None:
                                                                    sort_keys=True)
 
 
-GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|sites|[tvkacl]\d+|out\d+|e\d+|list\d+"
+GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\d+|e\d+|list\d+"
                             r"|any\d+|n0|forget|FAST_FAILURES|BudgetError|RuleError|type|int|float|list"
                             r"|str|len|range|set|dict)")
 ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "current", "players",

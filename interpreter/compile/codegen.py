@@ -248,6 +248,10 @@ class _Writer:
         if isinstance(found, ex.StateRead):
             return found.code.replace("env.state", self.uses("st", "env.state"))
         self.caches = True  # a definition may be computed and kept in env.cache
+        key = getattr(found, "cache_key", None)
+        if key is not None:  # a definition without parameters: its value while it lasts
+            cache = self.uses("ch", "env.cache")
+            return f"({cache}[{key!r}] if {key!r} in {cache} else {self.obj(found, name)}(env))"
         return f"{self.obj(found, name)}(env)"
 
     def deferred(self, d: Deferred) -> str:

@@ -1169,7 +1169,7 @@ class _Compiler:
             seat = first(m.env)
             m.seat_index(seat)
             m.state.current = seat
-            m.env.cache.clear()
+            m.env.forget("turn")
             m.env.locals.clear()
             return turn.pc
         b.emit(start)
@@ -1321,6 +1321,7 @@ def _cached(name: str, body: Compiled, weight: int) -> Compiled:
             env.steps += weight
             value = cache[name] = body(env)
         return value
+    cached.cache_key = name  # type: ignore[attr-defined]  # generated code reads the cache
     return cached
 
 

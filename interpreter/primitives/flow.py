@@ -69,12 +69,12 @@ class Set(Primitive):
         if seat is None:
             def run(m: Machine) -> int:
                 m.state.vars[var] = _shallow(value(m.env), var)
-                m.env.cache.clear()
+                m.env.forget("vars")
                 return nxt
         else:
             def run(m: Machine) -> int:
                 m.state.seat_vars[var][m.seat_index(seat(m.env))] = _shallow(value(m.env), var)
-                m.env.cache.clear()
+                m.env.forget("vars")
                 return nxt
         b.emit(run)
 
@@ -134,7 +134,7 @@ class Add(Primitive):
             if not -big <= total <= big:
                 too_large(total, big)
             values[key] = total
-            m.env.cache.clear()
+            m.env.forget("vars")
             return nxt
         b.emit(run)
 

@@ -36,8 +36,8 @@ class Env:
     """What expressions see: the state, the game, the current frame's locals, temporaries,
     and the step count that budgets the work they do."""
 
-    __slots__ = ("cache", "game", "locals", "mentioned", "state", "step_budget", "step_limit",
-                 "steps", "temps")
+    __slots__ = ("cache", "game", "locals", "mentioned", "readers", "state", "step_budget",
+                 "step_limit", "steps", "temps")
 
     def __init__(self, game: Game, state: State, local_vars: dict[str, Any] | None = None):
         self.game = game
@@ -45,12 +45,27 @@ class Env:
         self.locals = local_vars if local_vars is not None else {}
         self.temps: dict[str, Any] = {}
         self.cache: dict[str, Any] = {}
-        """Values of definitions for the state as it is; cleared on every change."""
+        """Values of definitions for the state as it is; a change forgets those that
+        read what it changed."""
+        self.readers: dict[str, tuple[str, ...]] | None = getattr(game, "cache_readers", None)
         self.steps = 0
         self.step_limit: int = game.budgets.steps_per_decision
         self.step_budget = "steps_per_decision"
         self.mentioned: list[int] | None = None
         """While a log line is written: the pieces its text describes."""
+
+    def forget(self, change: str) -> None:
+        """The rules changed the board, a variable or the turn: forget the definitions
+        that read it (all of them while the game is still compiling)."""
+        cache = self.cache
+        if not cache:
+            return
+        readers = self.readers
+        if readers is None:
+            cache.clear()
+            return
+        for name in readers[change]:
+            cache.pop(name, None)
 
 
 class Machine:
@@ -181,7 +196,7 @@ class Machine:
         else:
             st.sites[site].append(piece)
         st.loc[piece] = site
-        self.env.cache.clear()
+        self.env.forget("board")
         zone = self.game.site_zone[site]
         if zone.triggers:
             self._queue_triggers(zone.triggers, piece, site)
@@ -209,7 +224,7 @@ class Machine:
         ia, ib = st.sites[sa].index(a), st.sites[sb].index(b)
         st.sites[sa][ia], st.sites[sb][ib] = b, a
         st.loc[a], st.loc[b] = sb, sa
-        self.env.cache.clear()
+        self.env.forget("board")
 
     def shuffle(self, site: Any) -> None:
         st = self.state
@@ -222,7 +237,7 @@ class Machine:
             r, j = rngmod.below(r, i + 1)
             seq[i], seq[j] = seq[j], seq[i]
         st.rng = r
-        self.env.cache.clear()
+        self.env.forget("board")
 
     # -- the table -----------------------------------------------------------------------
     def say(self, text: str, seats: Any, pieces: tuple[int, ...] = ()) -> None:
@@ -254,7 +269,7 @@ class Machine:
                               f"{self.game.budgets.turns_per_game:,} turns; the rules may "
                               "never end")
         self.env.locals.clear()
-        self.env.cache.clear()
+        self.env.forget("turn")
         return next_pc
 
     def end_turn(self, turn_pc: int) -> int:
@@ -270,7 +285,7 @@ class Machine:
                 raise exc.at(rule.loc, f"end rule '{rule.id}'",
                              self.game.source_line(rule.loc)) from None
         st.current = st.current % st.players + 1
-        env.cache.clear()
+        env.forget("turn")
         return turn_pc
 
     # -- decisions -----------------------------------------------------------------------
