@@ -239,6 +239,10 @@ NAMED = {
 
 PROBES = {p.name: p for p in cat.catalogue()}
 
+OUTGROWN = {"budgets/option-for-1e10-where-false": "budgets/option-for-1e10-where-both"}
+"""Probes a later change made harmless, with the probe that still runs away in their
+place: an option's `where: false` is now tested once, before its `for` loops."""
+
 
 def test_the_catalogue_keeps_every_probe_named_in_the_issue() -> None:
     assert set(NAMED) <= set(PROBES), sorted(set(NAMED) - set(PROBES))
@@ -256,10 +260,12 @@ def test_budget_probes_assert_time_budget_and_location() -> None:
     """What a budget probe demands, spelled out: it must fail, name a budget, carry
     FILE:LINE:COL and stay within 2 s (judge's CPU-time rule)."""
     for name in NAMED:
-        probe = PROBES[name]
+        probe = PROBES[OUTGROWN.get(name, name)]
         if probe.category != "budgets":
             continue
         assert probe.must_fail and probe.budget and probe.located, name
+    for name in OUTGROWN:  # now harmless: it must pass, quickly
+        assert not PROBES[name].must_fail and PROBES[name].note
     limits = Limits()
     good = Outcome(1, "", "probe.yaml:3:4: error: too much (budgets.steps_per_decision)\n"
                    "  during the set-up", 0.5, 40.0, 0.5, False)

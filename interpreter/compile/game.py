@@ -421,6 +421,11 @@ class Game:
         random draws as choosing from the full list, so the same games."""
         spec = self.choices[state.frames[-1][0]]
         env = self.env(state)
+        # the player's own work is the game's: charged to it, so that a simulation of
+        # rules whose options grow without end still stops on the game's budget
+        left = self.budgets.steps_per_game - state.steps
+        if left < env.step_limit:
+            env.step_limit, env.step_budget = max(left, 0), "steps_per_game"
         try:
             # the machine paused here only because the seat has an option: with one
             # kind, that is the kind
@@ -445,7 +450,10 @@ class Game:
             picked: list[Any] = []
             _, index = agent.choose_sampled(list(ids), count)
         except RuleError as exc:
-            raise exc.during(state.decisions) from None
+            raise exc.at(spec.loc, "this decision (choose)", self.source_line(spec.loc)
+                         ).during(state.decisions) from None
+        finally:
+            state.steps += env.steps
         return picked[0], picked[1](index)
 
     def apply_trusted(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:

@@ -808,12 +808,18 @@ def budget_probes() -> list[Probe]:
           STEPS),
         P("count-1e10", let("count([1 for a in range(100000) for b in range(100000)])"),
           (*STEPS, "list_length")),
-        P("option-for-1e10-where-false", ruleset(
+        replace(P("option-for-1e10-where-false", ruleset(
             FOR=q("range(100000)"), WHERE=q("false"),
             DO="", NOTATION=q("go{n}")).replace(
             "for: {n: \"range(100000)\"}", "for: {n: \"range(100000)\", m: \"range(100000)\"}"),
-          STEPS, True),
-        P("option-for-3-lists", ruleset(FOR=q("range(1000)"), WHERE=q("false")).replace(
+          STEPS, True), must_fail=False,
+          note="a where of neither name is tested before the loops: no option, at once"),
+        P("option-for-1e10-where-both", ruleset(
+            FOR=q("range(100000)"), WHERE=q("n + m < 0"),
+            DO="", NOTATION=q("go{n}")).replace(
+            "for: {n: \"range(100000)\"}", "for: {n: \"range(100000)\", m: \"range(100000)\"}"),
+          STEPS),
+        P("option-for-3-lists", ruleset(FOR=q("range(1000)"), WHERE=q("n + m + k < 0")).replace(
             "for: {n: \"range(1000)\"}",
             "for: {n: \"range(1000)\", m: \"range(1000)\", k: \"range(1000)\"}"), STEPS),
         P("arrange-1000-places-where-false", places_1000, (*STEPS, "arrange"), True),
