@@ -30,10 +30,10 @@ from interpreter.cli.params import (
     PlayersOpt,
     parse_seed,
 )
-from interpreter.compile.game import Game
 from interpreter.errors import IllegalMove, RulesetError, TabletopError, UsageError
 from interpreter.load.catalog import find_ruleset
 from interpreter.run import playout
+from interpreter.run.game import Game
 from interpreter.run.playout import GameResult, make_agents, play_game
 
 

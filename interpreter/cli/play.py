@@ -23,9 +23,9 @@ from interpreter.cli.render import (
     result_renderable,
     rulings_renderable,
 )
-from interpreter.compile.game import Game, Option, normalize_notation
 from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_mean
 from interpreter.load.catalog import shorten
+from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
 from interpreter.run.record import SavedGame, write_save
 from interpreter.run.state import State

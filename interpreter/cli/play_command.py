@@ -18,11 +18,12 @@ from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
 from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
 from interpreter.cli.play import PlaySession
-from interpreter.compile.game import Game, compile_game
+from interpreter.compile.game import compile_game
 from interpreter.errors import SaveFileError, UsageError
 from interpreter.load.catalog import bundled_names, rulesets_dir
 from interpreter.load.loader import LoadedRuleset
 from interpreter.run import rng
+from interpreter.run.game import Game
 from interpreter.run.playout import agent_seed
 from interpreter.run.record import SavedGame, check_ruleset, read_save, replay
 

@@ -19,7 +19,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.compile.game import Game, Option, show_value
+from interpreter.run.game import Game, Option, show_value
 
 EMPTY = "·"
 HIDDEN = "?"

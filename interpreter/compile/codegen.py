@@ -28,6 +28,7 @@ from typing import Any
 from interpreter.compile import expressions as ex
 from interpreter.errors import BudgetError, RuleError
 from interpreter.run.budget import overspent, too_long
+from interpreter.run.tables import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL
 
 
 class Slow(TypeError):
@@ -622,7 +623,6 @@ def _literal(value: Any) -> str:
 
 def _constant_directions(node: ast.expr) -> tuple[str, ...] | None:
     """Directions written out (['n', 'e']) or named (orthogonal): known when compiling."""
-    from interpreter.compile.functions import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL
     if isinstance(node, ast.Name):
         named = {"orthogonal": ORTHOGONAL, "diagonal": DIAGONAL, "directions": ALL_DIRECTIONS}
         found = named.get(node.id)

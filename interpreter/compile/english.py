@@ -23,9 +23,9 @@ from interpreter.compile.functions import DIRECTION_NAMES, FUNCTIONS
 from interpreter.load.located import Expr, Name, Template
 
 if TYPE_CHECKING:
-    from interpreter.compile.game import Game
     from interpreter.primitives.base import Primitive
     from interpreter.primitives.decisions import OptionDef
+    from interpreter.run.game import Game
 
 _COMPARE = {ast.Eq: "is", ast.NotEq: "is not", ast.Lt: "is less than",
             ast.LtE: "is at most", ast.Gt: "is more than", ast.GtE: "is at least",

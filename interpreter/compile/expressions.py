@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.errors import Diagnostic, Location, RuleError, did_you_mean
-from interpreter.run.budget import describe, overspent, too_large, too_long
+from interpreter.run.budget import (
+    DEFAULT_LIMITS,
+    Limits,
+    describe,
+    loop_items,
+    overspent,
+    too_large,
+    too_long,
+)
 
 Compiled = Callable[[Any], Any]
 """A compiled expression: call it with an evaluation environment."""
@@ -35,18 +43,6 @@ Python costs about as much as evaluating a few parts of an expression."""
 MAX_NESTING = 100
 """Deepest nesting of an expression (operators, calls, brackets): the compiled closures
 call each other once per level, and Python's stack is not unlimited."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """A ruleset's size budgets, fixed when it compiles (closures capture them)."""
-
-    list_length: int = 100_000
-    text_length: int = 100_000
-    largest_number: int = 2 ** 53 - 1
-
-
-DEFAULT_LIMITS = Limits()
 
 
 class BrokenRuleset(RuleError):
@@ -758,19 +754,6 @@ def _tracking(impl: Callable[..., Any]) -> Callable[..., Any]:
             env.mentioned.append(piece)
         return impl(env, piece, *rest)
     return describe
-
-
-def loop_items(env: Any, items: Any, per: int = 1, what: str = "a comprehension") -> Any:
-    """What a loop goes through (a list, or nothing), charged by its length times what
-    each element costs."""
-    if items is None:
-        return ()
-    if isinstance(items, list | tuple | range | str):
-        env.steps += len(items) * per
-        if env.steps > env.step_limit:
-            overspent(env)
-        return items
-    raise RuleError(f"{what} needs a list to go through, got {_kind(items)}")
 
 
 _items = loop_items

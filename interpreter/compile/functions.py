@@ -14,17 +14,16 @@ from interpreter.compile.expressions import Function, kind_of
 from interpreter.errors import RuleError
 from interpreter.run import rng as rngmod
 from interpreter.run.budget import overspent, too_large, too_long
+from interpreter.run.tables import (  # the board's directions, read by the rules too
+    ALL_DIRECTIONS,
+    DIAGONAL,
+    DIRECTION_NAMES,
+    DIRECTIONS,
+    ORTHOGONAL,
+)
 
-DIRECTIONS: dict[str, tuple[int, int]] = {
-    # (row change, column change); rows count upward like a chessboard's ranks.
-    "n": (1, 0), "ne": (1, 1), "e": (0, 1), "se": (-1, 1),
-    "s": (-1, 0), "sw": (-1, -1), "w": (0, -1), "nw": (1, -1),
-}
-DIRECTION_NAMES = {"n": "north", "ne": "north-east", "e": "east", "se": "south-east",
-                   "s": "south", "sw": "south-west", "w": "west", "nw": "north-west"}
-ORTHOGONAL = ["n", "e", "s", "w"]
-DIAGONAL = ["ne", "se", "sw", "nw"]
-ALL_DIRECTIONS = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
+__all__ = ["ALL_DIRECTIONS", "DIAGONAL", "DIRECTIONS", "DIRECTION_NAMES", "FUNCTIONS",
+           "ORTHOGONAL"]
 
 
 def _site(env: Any, site: Any, fn: str) -> int:

@@ -17,7 +17,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from interpreter.compile.game import Game
+    from interpreter.run.game import Game
 
 COLOURS: dict[str, str] = {
     "red": "#d7263d", "yellow": "#f4c20d", "green": "#2e9e44", "blue": "#1f6fd1",

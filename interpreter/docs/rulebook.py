@@ -22,7 +22,7 @@ from interpreter.compile.english import (
     join_words,
 )
 from interpreter.compile.expressions import ExpressionError, names_used, parse
-from interpreter.compile.game import _DEF_KEY, Game, compile_game
+from interpreter.compile.game import _DEF_KEY, compile_game
 from interpreter.docs.diagrams import PieceStyle, legend_svg, position_svg
 from interpreter.errors import TabletopError
 from interpreter.load.loader import LoadedRuleset
@@ -30,6 +30,7 @@ from interpreter.load.located import Expr, Node, Template
 from interpreter.load.schema import OptionDecl, definition_bodies
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
+from interpreter.run.game import Game
 from interpreter.run.playout import make_agents
 from interpreter.run.view import SPECTATOR, view
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.compile.english import Describer, describer_for, humanize, join_words
-from interpreter.compile.game import _DEF_KEY, Game, compile_game
+from interpreter.compile.game import _DEF_KEY, compile_game
 from interpreter.docs.rulebook import (
     RulebookDescriber,
     _components,
@@ -40,6 +40,7 @@ from interpreter.load.loader import LoadedRuleset
 from interpreter.load.schema import definition_bodies
 from interpreter.load.variants import Change
 from interpreter.primitives import Choose, Primitive
+from interpreter.run.game import Game
 
 Lines = list[str]
 """Describer lines: one sentence each, nested by the describer's indent."""

@@ -11,9 +11,10 @@ is deterministic, so the same game stops at the same place in any process.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from interpreter.errors import BudgetError
+from interpreter.errors import BudgetError, RuleError
 
 
 def spend(env: Any, n: int) -> None:
@@ -72,3 +73,31 @@ def describe(value: Any) -> str:
     if label.startswith(("zone ", "variable ")):
         return label
     return "a value"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A ruleset's size budgets, fixed when it compiles (closures capture them)."""
+
+    list_length: int = 100_000
+    text_length: int = 100_000
+    largest_number: int = 2 ** 53 - 1
+
+
+DEFAULT_LIMITS = Limits()
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def loop_items(env: Any, items: Any, per: int = 1, what: str = "a comprehension") -> Any:
+    """What a loop goes through (a list, or nothing), charged by its length times what
+    each element costs."""
+    if items is None:
+        return ()
+    if isinstance(items, list | tuple | range | str):
+        env.steps += len(items) * per
+        if env.steps > env.step_limit:
+            overspent(env)
+        return items
+    raise RuleError(f"{what} needs a list to go through, got {describe(items)}")

@@ -17,8 +17,8 @@ from interpreter.run.budget import overspent
 from interpreter.run.state import State
 
 if TYPE_CHECKING:
-    from interpreter.compile.game import Game
-    from interpreter.compile.program import ChoiceSpec
+    from interpreter.run.game import Game
+    from interpreter.run.tables import ChoiceSpec
 
 PAUSE = -1
 SWITCH = -2

@@ -23,9 +23,9 @@ from typing import Any
 from interpreter.agents import make_agent
 from interpreter.agents.base import Agent, OptionChoice
 from interpreter.agents.random_agent import RandomAgent
-from interpreter.compile.game import Game
 from interpreter.errors import IllegalMove, RuleError, TabletopError
 from interpreter.run import rng as rngmod
+from interpreter.run.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import view
 
@@ -64,11 +64,14 @@ def option_choices(game: Game, state: State, seat: int) -> list[OptionChoice]:
     return [OptionChoice(o.notation, o.label, o.kind) for o in game.legal_options(state, seat)]
 
 
-def decide(game: Game, state: State, seat: int, agent: Agent) -> str:
+def decide(game: Game, state: State, seat: int, agent: Agent,
+           searched: list[int] | None = None) -> str:
     """Ask `agent` for the decision of `seat` (whose decision it is) and carry it out in
-    place; returns its notation. The random player samples without a full listing."""
+    place; returns its notation. The random player samples without a full listing;
+    `searched` counts the steps of its search, which a playout bounds with the game's
+    step budget."""
     if isinstance(agent, RandomAgent):
-        raw = game.sample_option(state, seat, agent)
+        raw = game.sample_option(state, seat, agent, searched)
     else:
         raws = game.raw_options(state, seat)
         raw = raws[agent.choose(lambda: view(game, state, seat),
@@ -91,12 +94,13 @@ def play_game(game: Game, players: int | None, seed: int, agents: dict[int, Agen
         except IllegalMove as exc:
             raise IllegalMove(f"move {number} ('{_shown(text)}'): {exc}") from None
         decisions.append((seat, notation))
+    searched = [0]
     while not state.over:
         seats = game.deciding_seats(state)
         if not seats:
             raise RuleError("the game is stuck: no seat has a decision and it is not over")
         seat = seats[0]
-        decisions.append((seat, decide(game, state, seat, agents[seat])))
+        decisions.append((seat, decide(game, state, seat, agents[seat], searched)))
     return GameResult(seed, state.players, list(state.winners or []), game.scores(state),
                       state.turn, decisions, state.reason, state if keep_state else None)
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.compile.game import Game
 from interpreter.errors import IllegalMove, SaveFileError
 from interpreter.load.loader import LoadedRuleset
+from interpreter.run.game import Game
 from interpreter.run.state import State
 
 SAVE_FORMAT = "tabletop-save"

@@ -15,7 +15,8 @@ from interpreter.errors import RuleError
 from interpreter.run.state import State
 
 if TYPE_CHECKING:
-    from interpreter.compile.game import Game, ZoneInfo
+    from interpreter.run.game import Game
+    from interpreter.run.tables import ZoneInfo
 
 HIDDEN_PIECE: dict[str, Any] = {"hidden": True}
 """How a concealed piece appears: there is a piece, and nothing more is known."""

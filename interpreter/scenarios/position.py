@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.compile.game import Game
 from interpreter.errors import Location, did_you_mean
+from interpreter.run.game import Game
 from interpreter.run.state import State, locate_pieces
 from interpreter.scenarios.model import PieceList, Position
 

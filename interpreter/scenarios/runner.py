@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from interpreter.api import load as load_ruleset_file
 from interpreter.compile.expressions import Compiled, ExpressionError, located
-from interpreter.compile.game import Game, compile_game, normalize_notation, show_value
+from interpreter.compile.game import compile_game
 from interpreter.compile.program import collect_locals
 from interpreter.errors import (
     Diagnostic,
@@ -35,6 +35,7 @@ from interpreter.errors import (
 from interpreter.load.catalog import TESTS_SUFFIX, find_ruleset, rulesets_dir, tests_file_for
 from interpreter.load.located import Expr
 from interpreter.load.yaml_source import LocatedDict, LocatedList, Source, locate, read_yaml
+from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.state import State
 from interpreter.scenarios.model import Case, ScenarioFile, Text
 from interpreter.scenarios.position import (

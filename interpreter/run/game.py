@@ -1,0 +1,435 @@
+"""Game: a compiled ruleset with its options applied, immutable, shared by all states;
+it creates states, tells who decides, lists and samples the legal options of a decision
+and carries out choices (with run.machine, which advances a state).
+
+compile.game.compile_game fills a Game in; nothing here compiles anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from interpreter.errors import IllegalMove, Location, RuleError, UsageError, did_you_mean
+from interpreter.load.catalog import shorten
+from interpreter.load.loader import LoadedRuleset
+from interpreter.run import rng as rngmod
+from interpreter.run.budget import Limits
+from interpreter.run.budget import describe as kind_of
+from interpreter.run.machine import Env, Machine, check_pending
+from interpreter.run.state import State
+from interpreter.run.tables import (
+    ALL_DIRECTIONS,
+    DIRECTIONS,
+    ChoiceSpec,
+    Compiled,
+    Decision,
+    EndRuleInfo,
+    Option,
+    TriggerInfo,
+    VariableInfo,
+    ZoneInfo,
+)
+
+if TYPE_CHECKING:
+    from interpreter.agents.random_agent import RandomAgent
+    from interpreter.load.schema import Budgets, Ruleset
+
+
+class Game:
+    """A compiled ruleset with options applied; create states and play them."""
+
+    def __init__(self, loaded: LoadedRuleset, options: dict[str, Any]) -> None:
+        self.loaded = loaded
+        self.ruleset: Ruleset = loaded.model
+        self.name = self.ruleset.game.name
+        self.title = self.ruleset.game.title
+        self.options = options
+        self.budgets: Budgets = self.ruleset.budgets
+        self.limits = Limits(self.budgets.list_length, self.budgets.text_length,
+                             self.budgets.largest_number)
+        self.program: list[Callable[[Machine], int]] = []
+        self.program_where: list[tuple[Location | None, str]] = []
+        """For each instruction: the effect it comes from (where, what), for errors."""
+        self.program_weights: list[int] = []
+        """For each instruction: the steps it costs (see run.budget)."""
+        self.choices: dict[int, ChoiceSpec] = {}
+        self.zones: dict[str, ZoneInfo] = {}
+        self.site_zone: list[ZoneInfo] = []
+        self.site_owner: list[int | None] = []
+        self.site_name: list[str] = []
+        self.site_rc: list[tuple[int, int] | None] = []
+        self.site_by_name: dict[str, int] = {}
+        self.neighbour_cache: dict[tuple, list[int]] = {}
+        """neighbours(place, directions), looked up once per game: the board is fixed."""
+        self.attributes: dict[str, list[Any]] = {}
+        self.attribute_order: list[str] = []
+        self.piece_names: list[str] = []
+        self.piece_namer: Callable[[dict[str, str]], str] = lambda names: " ".join(
+            names.values())
+        """A piece's name from its values' names (diagrams name pieces seen in views)."""
+        self.piece_codes: list[str] = []
+        self.piece_kind: list[tuple] = []
+        self.piece_start: list[int] = []
+        self.value_names: dict[Any, str] = {}
+        self.value_styles: dict[str, dict[Any, str]] = {}
+        self.end_rules: list[EndRuleInfo] = []
+        self.rank_keys: list[Compiled] = []
+        self.score: Compiled | None = None
+        self.rank_locs: list[Location | None] = []
+        self.score_loc: Location | None = None
+        self.triggers: list[TriggerInfo] = []
+        self.variables: dict[str, VariableInfo] = {}
+        self.first_seat: Compiled = lambda env: 1
+        self.turn_pc = 0
+        """Where a turn starts in the program (scenario positions begin here)."""
+        self._compiler: Any = None
+        """Kept so expressions written outside the ruleset (scenario expectations) can
+        be compiled later with the ruleset's own names."""
+
+    # -- facts --------------------------------------------------------------------------
+    @property
+    def min_seats(self) -> int:
+        return self.ruleset.game.seats.min
+
+    @property
+    def max_seats(self) -> int:
+        return self.ruleset.game.seats.max
+
+    @property
+    def n_pieces(self) -> int:
+        return len(self.piece_names)
+
+    def seat_name(self, seat: int) -> str:
+        return f"Player {seat}"
+
+    def source_line(self, loc: Location | None) -> str | None:
+        """The ruleset's line at `loc` (quoted under an error)."""
+        return self.loaded.source.line_at(loc)
+
+    def locate_error(self, exc: RuleError, pc: int) -> RuleError:
+        """Add the effect that instruction `pc` carries out to an error's trace."""
+        if 0 <= pc < len(self.program_where):
+            loc, what = self.program_where[pc]
+            exc.at(loc, what, self.source_line(loc))
+        return exc
+
+    def offset(self, site: int, direction: Any, distance: Any = 1) -> int | None:
+        rc = self.site_rc[site]
+        if rc is None:
+            raise RuleError(f"offset() works on grid squares, not on {self.site_name[site]}")
+        step = DIRECTIONS.get(direction)
+        if step is None:
+            raise RuleError(f"unknown direction {kind_of(direction)} (use one of "
+                            f"{', '.join(ALL_DIRECTIONS)})")
+        if type(distance) is not int:
+            raise RuleError("offset(): the distance must be a whole number, got "
+                            f"{kind_of(distance)}")
+        zone = self.site_zone[site]
+        r = rc[0] + step[0] * distance
+        c = rc[1] + step[1] * distance
+        if 0 <= r < zone.rows and 0 <= c < zone.cols:
+            return zone.first + r * zone.cols + c
+        return None
+
+    # -- states -------------------------------------------------------------------------
+    def new_state(self, players: int | None = None, seed: int = 0) -> State:
+        """A new game, set up and advanced to its first decision."""
+        players = self.check_players(players)
+        st = self.blank_state(players, seed)
+        st.frames = [[0, {}]]
+        Machine(self, st).run()
+        return st
+
+    def check_players(self, players: int | None) -> int:
+        if players is None:
+            return self.min_seats
+        if not self.min_seats <= players <= self.max_seats:
+            raise UsageError(f"{self.title} takes {self.min_seats} to {self.max_seats} players, "
+                             f"not {players}")
+        return players
+
+    def blank_state(self, players: int, seed: int) -> State:
+        """Pieces in their start zones, variables at their initial values; no flow yet."""
+        st = object.__new__(State)
+        st.players = players
+        st.sites = [[] for _ in self.site_name]
+        for piece, site in enumerate(self.piece_start):
+            st.sites[site].append(piece)
+        st.loc = list(self.piece_start)
+        st.vars = {}
+        st.seat_vars = {}
+        st.frames = []
+        st.triggers = []
+        st.rng = rngmod.seed_state(seed)
+        st.current = 1
+        st.turn = 0
+        st.decisions = 0
+        st.log = None
+        st.over = False
+        st.winners = None
+        st.reason = None
+        st.steps = 0
+        st._cache = None
+        env = Env(self, st)
+        for var in self.variables.values():
+            try:
+                if var.per_seat:
+                    values = []
+                    for s in range(1, players + 1):
+                        env.temps["seat"] = s
+                        values.append(var.initial(env))
+                    st.seat_vars[var.id] = values
+                else:
+                    st.vars[var.id] = var.initial(env)
+            except RuleError as exc:
+                raise exc.at(var.loc, f"the initial value of variable '{var.id}'",
+                             self.source_line(var.loc)).during(0) from None
+        return st
+
+    def start_turn(self, state: State, seat: int) -> None:
+        """Begin `seat`'s turn on a state built by hand (a scenario's position) and run
+        to the first decision. The state must come from ``blank_state``."""
+        state.current = seat
+        state.frames = [[self.turn_pc, {}]]
+        Machine(self, state).run()
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return State.from_json(data, self.n_pieces)
+
+    # -- decisions ----------------------------------------------------------------------
+    def env(self, state: State) -> Env:
+        return Env(self, state, state.frames[-1][1] if state.frames else {})
+
+    def deciding_seats(self, state: State) -> list[int]:
+        if state.over or not state.frames:
+            return []
+        spec = self.choices.get(state.frames[-1][0])
+        if spec is None:
+            return []
+        env = self.env(state)
+        if spec.simultaneous:
+            slot = env.locals.get(spec.slot) or {"seats": [], "picked": {}}
+            return [s for s in slot["seats"] if str(s) not in slot["picked"]]
+        return [spec.seat(env) if spec.seat is not None else state.current]
+
+    def decision(self, state: State) -> Decision | None:
+        seats = self.deciding_seats(state)
+        if not seats:
+            return None
+        spec = self.choices[state.frames[-1][0]]
+        env = self.env(state)
+        env.temps["chooser"] = seats[0]
+        try:
+            prompt = spec.prompt(env)
+        except RuleError as exc:
+            raise exc.at(spec.loc, "the question of this decision (choose)",
+                         self.source_line(spec.loc)).during(state.decisions) from None
+        return Decision(seats, prompt, spec.simultaneous)
+
+    def options_for(self, state: State, spec: ChoiceSpec, seat: int, env: Env) -> list:
+        """The options of `seat` at the decision `state` is paused at, listed once.
+
+        The machine only checks, when it reaches the decision, that there is an option
+        (charging that to the game's steps); whoever needs them all (people, agents,
+        checking a choice) lists them here on an environment of its own, without
+        charging the game, so its step count never depends on who looked."""
+        cache = state._cache
+        if cache is None:
+            cache = state._cache = {}
+        opts = cache.get(seat)
+        if opts is None:
+            try:
+                opts = cache[seat] = spec.list_options(env, seat)
+            except RuleError as exc:
+                raise exc.during(state.decisions) from None
+        return opts
+
+    def raw_options(self, state: State, seat: int) -> list[tuple[int, tuple]]:
+        """The legal options of `seat` in internal form (fast path for agents)."""
+        if seat not in self.deciding_seats(state):
+            return []
+        spec = self.choices[state.frames[-1][0]]
+        return self.options_for(state, spec, seat, self.env(state))
+
+    def legal_options(self, state: State, seat: int) -> list[Option]:
+        """The legal options of `seat`, with notation and label."""
+        raws = self.raw_options(state, seat)
+        if not raws:
+            return []
+        spec = self.choices[state.frames[-1][0]]
+        env = self.env(state)
+        out = []
+        try:
+            for i, raw in enumerate(raws):
+                out.append(Option(i, spec.render(env, seat, raw, label=False),
+                                  spec.render(env, seat, raw, label=True),
+                                  spec.kinds[raw[0]].id, raw))
+        except RuleError as exc:
+            raise exc.during(state.decisions) from None
+        return out
+
+    def sample_option(self, state: State, seat: int, agent: RandomAgent,
+                      searched: list[int] | None = None) -> tuple[int, tuple]:
+        """The random player's choice for `seat`, without listing every option: which
+        kinds have an option, then the options of the one kind picked (or, for a kind
+        that is every combination of its sources, the n-th straight away). The same
+        random draws as choosing from the full list, so the same games."""
+        spec = self.choices[state.frames[-1][0]]
+        env = self.env(state)
+        if searched is not None:
+            # a playout counts its players' own search with the rules' steps, so that it
+            # still stops on the game's budget when the options grow without end (the
+            # state's own count stays the rules' alone: a replay gives the same state)
+            left = self.budgets.steps_per_game - state.steps - searched[0]
+            if left < env.step_limit:
+                env.step_limit, env.step_budget = max(left, 0), "steps_per_game"
+        try:
+            # the machine paused here only because the seat has an option: with one
+            # kind, that is the kind
+            kinds = ([0] if len(spec.kinds) == 1 else spec.kinds_with_options(env, seat))
+            env.temps["chooser"] = seat
+            ids = {spec.kinds[k].id: k for k in kinds}
+
+            def count(kind_id: str) -> int:
+                k = ids[kind_id]
+                sized = spec._located(env, k, spec.kinds[k].sized)
+                if sized is not None:
+                    picked[:] = [k, sized[1]]
+                    found = sized[0]
+                else:
+                    options = spec.kind_options(env, k)
+                    picked[:] = [k, options.__getitem__]
+                    found = len(options)
+                if not found:
+                    raise RuleError(f"{self.seat_name(seat)} has no option at this decision")
+                return found
+
+            picked: list[Any] = []
+            _, index = agent.choose_sampled(list(ids), count)
+        except RuleError as exc:
+            raise exc.at(spec.loc, "this decision (choose)", self.source_line(spec.loc)
+                         ).during(state.decisions) from None
+        finally:
+            if searched is not None:
+                searched[0] += env.steps
+        return picked[0], picked[1](index)
+
+    def apply_trusted(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:
+        """Carry out an option the engine itself listed or sampled for the seat whose
+        decision it is (no checks); returns its notation."""
+        return Machine(self, state).decide(self.choices[state.frames[-1][0]], seat, raw)
+
+    def notation_of(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:
+        spec = self.choices[state.frames[-1][0]]
+        try:
+            return spec.render(self.env(state), seat, raw, label=False)
+        except RuleError as exc:
+            raise exc.during(state.decisions) from None
+
+    def apply(self, state: State, seat: int, choice: Option | str | int | tuple) -> State:
+        """A new state with `seat`'s choice carried out (the given state is untouched)."""
+        new = state.copy()
+        self.apply_in_place(new, seat, choice)
+        return new
+
+    def apply_in_place(self, state: State, seat: int, choice: Option | str | int | tuple) -> None:
+        spec = check_pending(self, state, seat)
+        raws = self.options_for(state, spec, seat, self.env(state))
+        m = Machine(self, state)
+        if isinstance(choice, Option):
+            raw = choice.raw
+        elif isinstance(choice, tuple):
+            raw = choice
+        elif isinstance(choice, int) and not isinstance(choice, bool):
+            if not 0 <= choice < len(raws):
+                raise IllegalMove(f"there is no option {choice}")
+            raw = raws[choice]
+        else:
+            raw = self._match_notation(state, spec, seat, raws, str(choice))
+        if raw not in raws:
+            raise IllegalMove("that option is not legal now")
+        m.decide(spec, seat, raw)
+
+    def _match_notation(self, state: State, spec: ChoiceSpec, seat: int, raws: list,
+                        text: str) -> tuple:
+        wanted = normalize_notation(text)
+        env = self.env(state)
+        notations = [spec.render(env, seat, r, label=False) for r in raws]
+        for raw, notation in zip(raws, notations, strict=True):
+            if normalize_notation(notation) == wanted:
+                return raw
+        hint = did_you_mean(text, notations)
+        raise IllegalMove(f"'{shorten(text)}' is not a legal option"
+                          + (f"; {hint}" if hint else ""))
+
+    # -- results ------------------------------------------------------------------------
+    def scores(self, state: State) -> dict[int, Any] | None:
+        if self.score is None:
+            return None
+        env = self.env(state)
+        out = {}
+        for s in range(1, state.players + 1):
+            env.temps["seat"] = s
+            try:
+                out[s] = self.score(env)
+            except RuleError as exc:
+                raise exc.at(self.score_loc, "the scores", self.source_line(self.score_loc)
+                             ).during(state.decisions) from None
+        return out
+
+    def ranked_winners(self, env: Env) -> list[int]:
+        seats = list(range(1, env.state.players + 1))
+        keys: dict[int, tuple] = {}
+        for s in seats:
+            env.temps["seat"] = s
+            if self.rank_keys:
+                values = []
+                for key, loc in zip(self.rank_keys, self.rank_locs, strict=True):
+                    try:
+                        values.append(key(env))
+                    except RuleError as exc:
+                        raise exc.at(loc, "a ranking key", self.source_line(loc)) from None
+                keys[s] = tuple(values)
+            elif self.score is not None:
+                try:
+                    keys[s] = (self.score(env),)
+                except RuleError as exc:
+                    raise exc.at(self.score_loc, "the scores",
+                                 self.source_line(self.score_loc)) from None
+            else:
+                keys[s] = ()
+        try:
+            best = max(keys.values())
+        except TypeError:
+            raise RuleError("the ranking keys of the seats cannot be compared") from None
+        return [s for s in seats if keys[s] == best]
+
+    def describe_option_value(self, value: Any) -> str:
+        return show_value(self, value)
+
+    def compile_expression(self, text: str, temps: Iterable[str] = (),
+                           local_names: Iterable[str] = ()) -> Compiled:
+        """Compile an expression written outside the ruleset (e.g. a scenario's
+        expectation) against the ruleset's scope: its definitions, variables, zones and
+        options. Raises ExpressionError (offset within `text`) when it does not compile."""
+        if self._compiler is None:
+            raise RuleError("this game was not compiled from a ruleset")
+        return self._compiler.compile_outside(text, temps, local_names)
+
+
+def normalize_notation(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
+def show_value(game: Game, value: Any) -> str:
+    """How a value reads inside a template: names for places' and attributes' values."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return ", ".join(show_value(game, v) for v in value)
+    return str(value)
