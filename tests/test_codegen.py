@@ -56,10 +56,10 @@ def test_generated_code_plays_the_same_games_as_the_closures(name: str) -> None:
 
 
 GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\d+|e\d+|list\d+"
-                            r"|any\d+|n0|forget|FAST_FAILURES|BudgetError|RuleError|type|int|float|list"
+                            r"|any\d+|n0|m0|forget|FAST_FAILURES|BudgetError|RuleError|type|int|float|list"
                             r"|str|len|range|set|dict)")
 ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "current", "players",
-              "turn", "vars", "rng", "append", "cache", "fromkeys"}
+              "turn", "vars", "rng", "append", "cache", "fromkeys", "mentioned"}
 
 
 @pytest.mark.parametrize("name", RULESETS)

@@ -8,6 +8,8 @@ type hints), and load/ knows nothing of compile/ or run/.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,25 @@ def test_a_layer_imports_nothing_from_the_layers_after_it(layer: str,
     for path in files:
         bad = sorted(m for m in imported_modules(path) if m.startswith(forbidden))
         assert not bad, f"{path.relative_to(PACKAGE.parent)} imports {bad}"
+
+
+@pytest.mark.parametrize("layer, forbidden", [
+    ("run", ("interpreter.compile", "interpreter.primitives")),
+    ("load", ("interpreter.compile", "interpreter.run")),
+])
+def test_importing_a_layer_loads_nothing_of_the_layers_after_it(layer: str,
+                                                                forbidden: tuple[str, ...]
+                                                                ) -> None:
+    """Also through other packages: load/ reads effects through the primitives, whose
+    execution and English import compile/ and run/ only when a ruleset is compiled."""
+    modules = [f"interpreter.{layer}.{path.stem}"
+               for path in sorted((PACKAGE / layer).glob("*.py"))]
+    script = (f"import sys\nimport {', '.join(modules)}\n"
+              "print('\\n'.join(sorted(sys.modules)))")
+    loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True, cwd=PACKAGE.parent).stdout.split()
+    bad = [m for m in loaded if m.startswith(forbidden)]
+    assert not bad, f"importing interpreter.{layer} loads {bad}"
 
 
 def test_the_check_sees_an_import_hidden_in_a_function(tmp_path: Path) -> None:

@@ -394,6 +394,12 @@ class _Writer:
         p = self.atom(self.value(node.value))
         code = (f"({table}[{p}] if type({p}) is int and {p} >= 0 else "
                 f"{self.obj(none_or_give_up)}({p}))")
+        if self.scope.track_pieces:  # a log line: note the piece it describes
+            r = self.tmp()
+            self.emit(f"{r} = {code}")
+            self.emit(f"if type({p}) is int and env.mentioned is not None: "
+                      f"env.mentioned.append({p})")
+            code = r
         self.scalars.add(code)  # attribute values are numbers, texts or null
         return code
 
@@ -420,6 +426,8 @@ class _Writer:
             else:
                 args.append(a)
         codes = self.values(args)
+        if scope.track_pieces and fn.describes_piece:
+            return f"{self.obj(ex._tracking(fn.impl), 'built-in ' + name)}(env, {', '.join(codes)})"
         special = getattr(self, "f_" + name, None)
         if special is not None:
             found = special(codes, args, fn.impl)
@@ -683,6 +691,9 @@ def generate(tree: ast.expr, scope: ex.Scope, slow: Callable[..., Any], what: st
     if w.caches:
         head.append("    n0 = len(env.cache)")
         restore.append("        forget(env.cache, n0)")
+    if scope.track_pieces:
+        head.append("    m0 = len(env.mentioned) if env.mentioned is not None else 0")
+        restore.append("        if env.mentioned is not None: del env.mentioned[m0:]")
     source = "\n".join([*head, "    try:", *w.lines, f"        return {result}",
                         "    except FAST_FAILURES:", *restore,
                         f"        return slow({', '.join(['env', *args])})", ""])

@@ -881,7 +881,7 @@ def compile_expression(text: str, scope: Scope, params: list[str] | None = None,
     temps), the result is called as f(env, *params)."""
     tree = parse(text)
     slow = _Compiler(scope).compile(tree)
-    if scope.code is None or scope.track_pieces or scope.bound or slow is broken:
+    if scope.code is None or scope.bound or slow is broken:
         if params:
             from interpreter.compile.codegen import _with_temps
             return _with_temps(params, slow)

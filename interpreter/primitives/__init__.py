@@ -7,6 +7,10 @@ A ruleset writes an effect as a mapping whose first key is the primitive's keywo
 
     - move: top(origin)
       to: captured[current]
+
+A primitive module imports compile/ and run/ only inside the methods that need them
+(``compile``, ``english``): load/ reads effects through the primitives' schemas, and so
+stays free of the compiler and the runtime (tests/test_layers.py).
 """
 
 from __future__ import annotations

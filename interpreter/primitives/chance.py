@@ -6,13 +6,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
-from interpreter.compile.expressions import LOOP_STEPS
 from interpreter.errors import BudgetError, RuleError
 from interpreter.load.located import Expr
 from interpreter.primitives.base import Primitive
-from interpreter.run import rng as rngmod
-from interpreter.run.budget import describe as kind_of
-from interpreter.run.budget import overspent
 
 if TYPE_CHECKING:
     from interpreter.compile.english import Describer
@@ -49,6 +45,11 @@ class Arrange(Primitive):
         return {self.as_}
 
     def compile(self, b: ProgramBuilder) -> None:
+        from interpreter.compile.expressions import LOOP_STEPS
+        from interpreter.run import rng as rngmod
+        from interpreter.run.budget import describe as kind_of
+        from interpreter.run.budget import overspent
+
         values_of = b.expr(self.arrange, allow_random=True)
         places_of = b.expr(self.into, allow_random=True)
         before = b.pending_weight

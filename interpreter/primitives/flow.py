@@ -6,12 +6,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
-from interpreter.compile.english import join_words
-from interpreter.compile.expressions import kind_of
 from interpreter.errors import RuleError
 from interpreter.load.located import Expr, Name
 from interpreter.primitives.base import Primitive
-from interpreter.run.budget import too_large
 
 if TYPE_CHECKING:
     from interpreter.compile.english import Describer
@@ -114,6 +111,9 @@ class Add(Primitive):
     seat: Expr | None = None
 
     def compile(self, b: ProgramBuilder) -> None:
+        from interpreter.run.budget import describe as kind_of
+        from interpreter.run.budget import too_large
+
         var = b.variable(self.add, per_seat=self.seat is not None)
         amount = b.expr(self.amount, allow_random=True)
         seat = b.expr(self.seat) if self.seat is not None else None
@@ -233,6 +233,8 @@ class ForEach(Primitive):
         return [self.do]
 
     def compile(self, b: ProgramBuilder) -> None:
+        from interpreter.run.budget import describe as kind_of
+
         items = b.expr(self.in_, allow_random=True)
         list_slot, index_slot = b.hidden_local("items"), b.hidden_local("index")
         name = self.for_each
@@ -304,6 +306,8 @@ class Call(Primitive):
         b.emit(run)
 
     def english(self, d: Describer) -> list[str]:
+        from interpreter.compile.english import join_words
+
         args = join_words([d.name(k) if v.text.strip() == k else f"{d.name(k)} being {d.expr(v)}"
                            for k, v in self.with_.items()])
         return [f"Do *{d.proc(self.call)}*" + (f", with {args}" if args else "") + "."]

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from interpreter.compile.expressions import kind_of
 from interpreter.errors import RuleError
 from interpreter.load.located import Expr, Name
 from interpreter.primitives.base import Primitive
@@ -32,7 +31,9 @@ _NONE = object()
 
 def _piece(m: Machine, value: Any, what: str) -> int:
     if type(value) is not int or not 0 <= value < len(m.state.loc):
-        raise RuleError(f"{what}: {kind_of(value)} is not a piece")
+        from interpreter.run.budget import describe
+
+        raise RuleError(f"{what}: {describe(value)} is not a piece")
     return value
 
 

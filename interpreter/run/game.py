@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import IllegalMove, Location, RuleError, UsageError, did_you_mean
 from interpreter.load.catalog import shorten
-from interpreter.load.loader import LoadedRuleset
 from interpreter.run import rng as rngmod
 from interpreter.run.budget import Limits
 from interpreter.run.budget import describe as kind_of
@@ -33,6 +32,7 @@ from interpreter.run.tables import (
 
 if TYPE_CHECKING:
     from interpreter.agents.random_agent import RandomAgent
+    from interpreter.load.loader import LoadedRuleset
     from interpreter.load.schema import Budgets, Ruleset
 
 
@@ -204,14 +204,16 @@ class Game:
     def deciding_seats(self, state: State) -> list[int]:
         if state.over or not state.frames:
             return []
-        spec = self.choices.get(state.frames[-1][0])
+        frame = state.frames[-1]
+        spec = self.choices.get(frame[0])
         if spec is None:
             return []
-        env = self.env(state)
         if spec.simultaneous:
-            slot = env.locals.get(spec.slot) or {"seats": [], "picked": {}}
+            slot = frame[1].get(spec.slot) or {"seats": [], "picked": {}}
             return [s for s in slot["seats"] if str(s) not in slot["picked"]]
-        return [spec.seat(env) if spec.seat is not None else state.current]
+        if spec.seat is None:
+            return [state.current]
+        return [spec.seat(self.env(state))]
 
     def decision(self, state: State) -> Decision | None:
         seats = self.deciding_seats(state)

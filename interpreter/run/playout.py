@@ -60,10 +60,6 @@ def make_agents(players: int, seed: int, agent: str | dict[int, str] = "random"
     return {s: make_agent(names[s], agent_seed(seed, s)) for s in range(1, players + 1)}
 
 
-def option_choices(game: Game, state: State, seat: int) -> list[OptionChoice]:
-    return [OptionChoice(o.notation, o.label, o.kind) for o in game.legal_options(state, seat)]
-
-
 def decide(game: Game, state: State, seat: int, agent: Agent,
            searched: list[int] | None = None) -> str:
     """Ask `agent` for the decision of `seat` (whose decision it is) and carry it out in
@@ -73,9 +69,10 @@ def decide(game: Game, state: State, seat: int, agent: Agent,
     if isinstance(agent, RandomAgent):
         raw = game.sample_option(state, seat, agent, searched)
     else:
-        raws = game.raw_options(state, seat)
-        raw = raws[agent.choose(lambda: view(game, state, seat),
-                                option_choices(game, state, seat))]
+        options = game.legal_options(state, seat)
+        raw = options[agent.choose(lambda: view(game, state, seat),
+                                   [OptionChoice(o.notation, o.label, o.kind)
+                                    for o in options])].raw
     return game.apply_trusted(state, seat, raw)
 
 

@@ -19,12 +19,14 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import IllegalMove, SaveFileError
-from interpreter.load.loader import LoadedRuleset
 from interpreter.run.game import Game
 from interpreter.run.state import State
+
+if TYPE_CHECKING:
+    from interpreter.load.loader import LoadedRuleset
 
 SAVE_FORMAT = "tabletop-save"
 SAVE_VERSION = 1
