@@ -463,6 +463,25 @@ class _Writer:
 
     f_len = f_count
 
+    def f_cells(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
+        """`cells(board)`: a zone that is not per seat has the same places all game."""
+        node = args[0]
+        if not isinstance(node, ast.Name) or node.id in self.names:
+            return None
+        found = self.scope.resolve_global(node.id)
+        zone = found.value if isinstance(found, ex.Constant) else None
+        if getattr(zone, "per_seat", True) or not hasattr(zone, "sites_in_play"):
+            return None
+        places = zone.sites_in_play(1)
+        if len(places) > self.scope.limits.list_length:
+            return None  # the built-in reports it
+        r = self.tmp()
+        self.emit(f"{r} = {self.obj(places, 'the places of ' + node.id)}[:]")
+        self.emit(f"env.steps += {len(places)}")
+        self.emit(f"if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.lists.add(r)
+        return r
+
     def f_offset(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
         distance = 1
         if len(args) == 3:

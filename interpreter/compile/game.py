@@ -113,6 +113,9 @@ class _Compiler:
         self.weighing: set[str] = set()
         self.def_functions: dict[str, Callable[..., Any]] = {}
         self.def_reads: dict[str, set[str]] = {}
+        self.constant_stores: dict[str, dict[int, Any]] = {}
+        """For each definition that reads nothing the rules change: its value by number
+        of players, computed once per Game (filled in when the Game is complete)."""
         self.hooks = CodeHooks(self.definition_body, self.definition_function, self.scope,
                                offsets=self.offset_tables, neighbours=self.neighbour_table)
         self.board_ready = False
@@ -321,8 +324,11 @@ class _Compiler:
         out: dict[str, list[str]] = {change: [] for change in CHANGES}
         for name, (params, _) in self.def_bodies.items():
             if not params:
-                for change in self.reads(name):
+                reads = self.reads(name)
+                for change in reads:
                     out[change].append(name)
+                if not reads:  # the same all game long, for a number of players
+                    self.constant_stores[name] = {}
         return {change: tuple(names) for change, names in out.items()}
 
     def definition_value(self, name: str) -> Compiled:
@@ -345,7 +351,8 @@ class _Compiler:
         finally:
             self.compiling.pop()
         if not params:
-            compiled = _cached(name, compiled, weigh_text(body.text, self.scope()))
+            compiled = _cached(name, compiled, weigh_text(body.text, self.scope()),
+                               self.constant_stores)
         self.def_compiled[name] = compiled
         return compiled
 
@@ -823,15 +830,27 @@ PURE_FUNCTIONS = frozenset({
 and len are not: count(zone) counts the pieces in it)."""
 
 
-def _cached(name: str, body: Compiled, weight: int) -> Compiled:
+def _cached(name: str, body: Compiled, weight: int,
+            constant_stores: dict[str, dict[int, Any]]) -> Compiled:
     """A definition without parameters depends only on the state: compute it once per
-    state change (the machine clears ``env.cache`` whenever it changes the state)."""
+    state change (the machine forgets ``env.cache`` entries as it changes the state). One
+    that reads nothing the rules change is computed once per Game and number of players,
+    but charged as before, at its first use in each environment (so steps never depend
+    on which games came before)."""
     def cached(env: Any) -> Any:
         cache = env.cache
         value = cache.get(name, _MISSING)
         if value is _MISSING:
             env.steps += weight
-            value = cache[name] = body(env)
+            store = constant_stores.get(name)
+            if store is None:
+                value = body(env)
+            else:
+                players = env.state.players
+                value = store.get(players, _MISSING)
+                if value is _MISSING:
+                    value = store[players] = body(env)
+            cache[name] = value
         return value
     cached.cache_key = name  # type: ignore[attr-defined]  # generated code reads the cache
     return cached
