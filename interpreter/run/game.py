@@ -171,6 +171,7 @@ class Game:
         st.reason = None
         st.steps = 0
         st._cache = None
+        st._log_json = None
         env = Env(self, st)
         for var in self.variables.values():
             try:

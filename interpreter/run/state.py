@@ -24,6 +24,7 @@ class State:
 
     __slots__ = (
         "_cache",
+        "_log_json",
         "current",
         "decisions",
         "frames",
@@ -60,6 +61,10 @@ class State:
     steps: int
     """Steps the rules have taken in this game so far (budgets.steps_per_game)."""
     _cache: dict[int, Any] | None
+    _log_json: tuple[Any, list] | None
+    """The log as JSON lists up to a node of it: the log only grows at its head (and
+    its nodes are shared by copies), so writing the state again converts only what is
+    new (a game saved after every decision is not quadratic)."""
 
     def copy(self) -> State:
         s = object.__new__(State)
@@ -80,6 +85,7 @@ class State:
         s.reason = self.reason
         s.steps = self.steps
         s._cache = None
+        s._log_json = self._log_json
         return s
 
     def log_entries(self) -> list[LogEntry]:
@@ -113,13 +119,23 @@ class State:
             "current": self.current,
             "turn": self.turn,
             "decisions": self.decisions,
-            "log": [[list(x) if type(x) is tuple else x for x in e]
-                    for e in self.log_entries()],
+            "log": self._json_log(),
             "over": self.over,
             "winners": None if self.winners is None else list(self.winners),
             "reason": self.reason,
             "steps": self.steps,
         }
+
+    def _json_log(self) -> list[list[Any]]:
+        cached = self._log_json
+        node, new = self.log, []
+        while node is not None and (cached is None or node is not cached[0]):
+            new.append(node[0])
+            node = node[1]
+        done = [] if node is None or cached is None else cached[1]
+        out = done + [[list(x) if type(x) is tuple else x for x in e] for e in reversed(new)]
+        self._log_json = (self.log, out)
+        return list(out)
 
     @classmethod
     def from_json(cls, data: dict[str, Any], n_pieces: int) -> State:
@@ -142,6 +158,7 @@ class State:
         s.reason = data["reason"]
         s.steps = int(data.get("steps", 0))
         s._cache = None
+        s._log_json = None
         s.loc = locate_pieces(s.sites, n_pieces)
         return s
 
