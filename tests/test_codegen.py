@@ -199,3 +199,37 @@ def test_rule_errors_from_generated_code_are_rule_errors() -> None:
     compiled = _GAME.compile_expression("1 // 0")
     with pytest.raises(RuleError, match="division by zero"):
         compiled(Env(_GAME, _STATE.copy()))
+
+
+def test_an_option_list_computes_what_an_inner_loop_does_not_change_once() -> None:
+    """`len(range(a + 5))` uses only `a`: computed once per `a`, before the loop over `b`
+    (and `a > 0` is tested there too), with the options the careful listing gives."""
+    from interpreter.load.loader import load_ruleset_text
+    from tests.test_budgets import ruleset
+
+    turn = """\
+  - choose: "pick"
+    options:
+      - id: pick
+        for: {a: "range(4)", b: "range(9)"}
+        where: "a > 0 and b < len(range(a + 5)) and b % 2 == 0"
+        notation: "{a}-{b}"
+"""
+    loaded = load_ruleset_text(ruleset(turn=turn), "probe.yaml")
+    fast, careful = compile_game(loaded), compile_game(loaded, generate=False)
+    listing = next(c for c in fast.generated_code if c.what == "the options 'pick'"
+                   and c.name.startswith("list"))
+    lines = listing.source.splitlines()
+    inner = next(i for i, line in enumerate(lines) if line.strip().startswith("for ")
+                 and i > next(j for j, x in enumerate(lines) if x.strip().startswith("for ")))
+    before_inner = "\n".join(lines[:inner])
+    assert "(env, " in before_inner and "+ 5" in before_inner  # len(range(a + 5)) hoisted
+    state_a, state_b = fast.new_state(2, 1), careful.new_state(2, 1)
+    assert state_a.to_json() == state_b.to_json()
+    # the turn's first decision is 'go'; the second has the options
+    for game, state in ((fast, state_a), (careful, state_b)):
+        game.apply_in_place(state, 1, "go")
+    options = [o.notation for o in fast.legal_options(state_a, 1)]
+    assert options == [o.notation for o in careful.legal_options(state_b, 1)]
+    assert options == [f"{a}-{b}" for a in range(1, 4) for b in range(9)
+                       if b < a + 5 and b % 2 == 0]

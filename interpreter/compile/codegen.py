@@ -143,6 +143,8 @@ class _Writer:
         self.caches = False
         self.lists: set[str] = set()
         """Codes known to be lists (literals, comprehensions built here)."""
+        self.precomputed: dict[int, str] = {}
+        """Parts of an option's condition already computed in an outer loop (by node)."""
         self.scalars: set[str] = set()
         """Codes known not to be lists (a piece attribute, a number or text literal)."""
 
@@ -222,6 +224,9 @@ class _Writer:
 
     # -- nodes ----------------------------------------------------------------------------
     def value(self, node: ast.expr) -> str:
+        found = self.precomputed.get(id(node))
+        if found is not None:
+            return found
         return getattr(self, "g_" + type(node).__name__)(node)
 
     def g_Constant(self, node: ast.Constant) -> str:
@@ -839,12 +844,38 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         d = depth(node)
         lets_at.setdefault(d, []).append((name, node))
         level[name] = d
+    def invariant_parts(node: ast.expr, d: int) -> list[tuple[int, ast.expr]]:
+        """The largest parts of `node` (tested at depth d) that use only the names of an
+        outer loop: computed there once, not for every value of the inner ones. Not
+        inside a comprehension (its own names) or a branch of `and`, `or`, `if`."""
+        found: list[tuple[int, ast.expr]] = []
+
+        def walk(part: ast.AST) -> None:
+            if isinstance(part, ast.ListComp | ast.GeneratorExp | ast.BoolOp | ast.IfExp):
+                return
+            if isinstance(part, ast.Call | ast.Attribute | ast.Subscript | ast.BinOp):
+                level_of = depth(part)
+                if level_of < d and not _names_in(part) & comprehension_names:
+                    found.append((level_of, part))
+                    return
+            for child in ast.iter_child_nodes(part):
+                walk(child)
+        walk(node)
+        return found
+
+    comprehension_names = {
+        t.id for n in ast.walk(parts.where) if isinstance(n, ast.comprehension)
+        for t in ast.walk(n.target) if isinstance(t, ast.Name)} if parts.where else set()
     conds_at: dict[int, list[ast.expr]] = {}
+    hoisted_at: dict[int, list[ast.expr]] = {}
     conjuncts = ([] if parts.where is None else
                  parts.where.values if isinstance(parts.where, ast.BoolOp)
                  and isinstance(parts.where.op, ast.And) else [parts.where])
     for c in conjuncts:
-        conds_at.setdefault(depth(c), []).append(c)
+        d = depth(c)
+        conds_at.setdefault(d, []).append(c)
+        for level_of, part in invariant_parts(c, d):
+            hoisted_at.setdefault(level_of, []).append(part)
     sources_at: dict[int, list[int]] = {}
     for i, node in enumerate(parts.sources):
         sources_at.setdefault(depth(node), []).append(i)
@@ -868,6 +899,8 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         for c in conds_at.get(d, []):
             w.emit(f"if not {w.value(c)}:")
             w.emit("    continue" if d else f"    {fail}")
+        for part in hoisted_at.get(d, []):  # for the conditions of the loops inside
+            w.precomputed[id(part)] = w.atom(w.value(part))
         for i in sources_at.get(d, []):
             computed[i] = w.atom(w.value(parts.sources[i]))
         if d == n:
