@@ -252,6 +252,8 @@ class _Writer:
         if isinstance(found, ex.Constant):
             return self.obj(found.value, name)
         if isinstance(found, ex.StateRead):
+            if "env.state" not in found.code:
+                return found.code
             return found.code.replace("env.state", self.uses("st", "env.state"))
         self.caches = True  # a definition may be computed and kept in env.cache
         key = getattr(found, "cache_key", None)
@@ -503,11 +505,13 @@ class _Writer:
         x = self.atom(codes[0])
         if table is not None:
             rest = ", ".join(codes[1:])
-            return (f"({self.obj(table)}[{x}] if type({x}) is int "
+            label = f"the square {distance} step(s) {args[1].value} of each"  # type: ignore[attr-defined]
+            return (f"({self.obj(table, label)}[{x}] if type({x}) is int "
                     f"else {self.obj(impl)}(env, {x}, {rest}))")
         d = self.atom(codes[1])
         rest = ", ".join([d, *codes[2:]])
-        return (f"({self.obj(tables)}[{d}][{x}] if type({x}) is int and type({d}) is str "
+        label = f"the square {distance} step(s) in each direction of each"
+        return (f"({self.obj(tables, label)}[{d}][{x}] if type({x}) is int and type({d}) is str "
                 f"else {self.obj(impl)}(env, {x}, {rest}))")
 
     def f_neighbours(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
@@ -520,12 +524,15 @@ class _Writer:
         x = self.atom(codes[0])
         r = self.tmp()
         self.emit(f"if type({x}) is int:")
-        self.emit(f"    {r} = {self.obj(table)}[{x}][:]")
+        what = "all eight" if dirs is None else ", ".join(dirs)
+        self.emit(f"    {r} = {self.obj(table, f'the neighbours ({what}) of each square')}"
+                  f"[{x}][:]")
         if dirs is not None:  # the built-in charges the directions it is given
             self.emit(f"    env.steps += {len(dirs)}")
             self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
         self.emit("else:")
         self.emit(f"    {r} = {self.obj(impl)}({', '.join(['env', x, *codes[1:]])})")
+        self.lists.add(r)
         return r
 
     def definition_call(self, name: str, args: list[ast.expr]) -> str:
