@@ -26,6 +26,7 @@ from interpreter.compile.game import compile_game
 from interpreter.load.catalog import bundled_names
 from interpreter.run import rng as rngmod
 from interpreter.run.game import Game
+from interpreter.run.playout import make_agents, play_game
 from interpreter.run.state import State
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,6 +101,30 @@ def test_sampling_agrees_on_the_careful_path_too(name: str) -> None:
     """Without code generation (no generated listings, no direct n-th combination)."""
     game = game_of(name, (), generate=False)
     assert positions_checked(game, game.min_seats, 7) >= 10
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_a_sampled_game_is_the_game_played_from_full_lists(name: str) -> None:
+    """Whole games: the random players of a playout, then the same players choosing
+    from the full list of options at every decision, give the same decisions and the
+    same final state (steps included: neither listing is charged to the state)."""
+    game = game_of(name, ())
+    players = game.max_seats
+    for seed in range(3):
+        sampled = play_game(game, players, seed, make_agents(players, seed))
+        agents = make_agents(players, seed)
+        state = game.new_state(players, seed)
+        decisions = []
+        while not state.over:
+            seat = game.deciding_seats(state)[0]
+            options = game.legal_options(state, seat)
+            pick = options[agents[seat].choose(
+                dict, [OptionChoice(o.notation, o.label, o.kind) for o in options])]
+            game.apply_in_place(state, seat, pick)
+            decisions.append((seat, pick.notation))
+        assert decisions == sampled.decisions
+        assert sampled.final_state is not None
+        assert state.to_json() == sampled.final_state.to_json()
 
 
 def test_the_games_checked_declare_kinds_out_of_order() -> None:
