@@ -27,14 +27,11 @@ class RandomAgent:
         indices = [i for i, o in enumerate(options) if o.kind == kind]
         return indices[self.rng.randrange(len(indices))]
 
-    def choose_sampled(self, kinds: Sequence[str], count: Callable[[str], int]
-                       ) -> tuple[str, int]:
-        """The same choice without the list: `kinds` are the distinct kinds that have
-        options, `count` gives how many one has; returns the kind and the option's index
-        among that kind's options (the same draws as choose_raw on the full list)."""
-        distinct = sorted(kinds)
-        kind = distinct[self.rng.randrange(len(distinct))] if len(distinct) > 1 else distinct[0]
-        return kind, self.rng.randrange(count(kind))
+    def pick(self, n: int) -> int:
+        """One draw of `choose`, for choosing without the list (Game.sample_option):
+        first among the kinds that have options (sorted, when there are several), then
+        among the options of the kind picked; the same draws, so the same games."""
+        return self.rng.randrange(n)
 
     def choose_raw(self, kinds: Sequence[str]) -> int:
         """Fast path for playouts: the same choice from the options' kinds alone."""

@@ -711,6 +711,40 @@ def generate(tree: ast.expr, scope: ex.Scope, slow: Callable[..., Any], what: st
     args = [w.tmp("a") for _ in params or ()]
     w.names = dict(zip(params or (), args, strict=True))
     result = w.value(tree)
+    return _function(w, args, result, _with_temps(params, slow) if params else slow, what)
+
+
+def generate_template(parts: list[str | ast.expr], scope: ex.Scope, slow: Callable[..., Any],
+                      show: Callable[[Any], str], weight: int, what: str) -> Callable[..., Any]:
+    """The fast function of a text template (its literal texts and checked expressions):
+    each value written out as `show` writes it, the text charged by its length plus the
+    weight of its expressions, as the closures do."""
+    hooks = scope.code
+    assert hooks is not None
+    w = _Writer(scope, hooks)
+    values = w.values([p for p in parts if not isinstance(p, str)])
+    shown = w.obj(show, "how a value reads in a text")
+    pieces, i = [], 0
+    for part in parts:
+        if isinstance(part, str):
+            pieces.append(repr(part))
+            continue
+        code = w.atom(values[i])
+        i += 1
+        pieces.append(f"({code} if type({code}) is str else {shown}({code}))")
+    limit = scope.limits.text_length
+    after = [f"    if len(text) > {limit}: "
+             f"{w.obj(too_long)}('text_length', 'a text', len(text), {limit})",
+             f"    env.steps += len(text) + {weight}",
+             f"    if env.steps > env.step_limit: {w.obj(overspent)}(env)"]
+    return _function(w, [], "''.join([" + ", ".join(pieces) + "])", slow, what, after)
+
+
+def _function(w: _Writer, args: list[str], result: str, slow: Callable[..., Any], what: str,
+              after: list[str] | None = None) -> Callable[..., Any]:
+    """Wrap what `w` wrote into a function that hands over to `slow` when the fast
+    path gives up (its steps, draws, cached definitions and noted pieces undone); with
+    `after`, lines run on the result (`text`) once it is computed."""
     name = f"e{next(_counter)}"
     head = [f"def {name}({', '.join(['env', *args])}):"]
     head += [f"    {var} = {code}" for var, code in w.prologue.items()]
@@ -722,27 +756,27 @@ def generate(tree: ast.expr, scope: ex.Scope, slow: Callable[..., Any], what: st
     if w.caches:
         head.append("    n0 = len(env.cache)")
         restore.append("        forget(env.cache, n0)")
-    if scope.track_pieces:
+    if w.scope.track_pieces:
         head.append("    m0 = len(env.mentioned) if env.mentioned is not None else 0")
         restore.append("        if env.mentioned is not None: del env.mentioned[m0:]")
-    source = "\n".join([*head, "    try:", *w.lines, f"        return {result}",
-                        "    except FAST_FAILURES:", *restore,
-                        f"        return slow({', '.join(['env', *args])})", ""])
+    done = [f"        return {result}"] if after is None else [f"        text = {result}"]
+    lines = [*head, "    try:", *w.lines, *done, "    except FAST_FAILURES:", *restore,
+             f"        return slow({', '.join(['env', *args])})"]
+    if after is not None:
+        lines += [*after, "    return text"]
+    source = "\n".join([*lines, ""])
     namespace = w.namespace
     namespace["__builtins__"] = _BUILTINS
     namespace["FAST_FAILURES"] = FAST_FAILURES
     namespace["forget"] = forget
-    if params:
-        namespace["slow"] = _with_temps(params, slow)
-    else:
-        namespace["slow"] = slow
-    code = _compile(source, name)
+    namespace["slow"] = slow
+    code = compile_source(source, name)
     exec(code, namespace)  # the generated source above, never the ruleset's text
-    hooks.sink.append(GeneratedCode(name, what, source, w.legend))
+    w.hooks.sink.append(GeneratedCode(name, what, source, w.legend))
     return namespace[name]
 
 
-def _compile(source: str, name: str) -> Any:
+def compile_source(source: str, name: str) -> Any:
     """Python's compiler on generated source, quiet about what it can see statically
     (`1[0]`, which the rules may say and the careful path reports when it runs)."""
     with warnings.catch_warnings():
@@ -960,7 +994,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
     namespace.update({"__builtins__": {**_BUILTINS, "set": set, "dict": dict},
                       "FAST_FAILURES": FAST_FAILURES, "BudgetError": BudgetError,
                       "RuleError": RuleError, "slow": slow, "forget": forget})
-    code = _compile(source_text, name)
+    code = compile_source(source_text, name)
     exec(code, namespace)  # the generated source above, never the ruleset's text
     hooks.sink.append(GeneratedCode(name, what, source_text, w.legend))
     return namespace[name]

@@ -966,17 +966,20 @@ def split_template(text: str) -> list[tuple[bool, str, int]]:
 def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Compiled:
     """Compile a text template into a closure producing a string."""
     pieces: list[Compiled | str] = []
+    trees: list[ast.expr | str] = []
     weight = 0
     for is_expr, part, offset in split_template(text):
         if is_expr:
             try:
                 pieces.append(compile_expression(part, scope))
+                trees.append(parse(part))
             except ExpressionError as exc:
                 exc.offset += offset
                 raise
             weight += weigh_text(part, scope)
         else:
             pieces.append(part)
+            trees.append(part)
     limit = scope.limits.text_length
     if all(isinstance(p, str) for p in pieces):
         const = "".join(pieces)  # type: ignore[arg-type]
@@ -1000,7 +1003,10 @@ def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Com
         if env.steps > env.step_limit:
             overspent(env)
         return text
-    return render
+    if scope.code is None or scope.bound or any(p is broken for p in pieces):
+        return render
+    from interpreter.compile.codegen import generate_template
+    return generate_template(trees, scope, render, show, weight, text)
 
 
 def located(exc: ExpressionError, loc: Location | None, source: Any) -> Diagnostic:

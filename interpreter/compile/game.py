@@ -47,6 +47,7 @@ from interpreter.compile.program import (
     Section,
     collect_locals,
 )
+from interpreter.compile.stretches import fuse
 from interpreter.errors import (
     Diagnostic,
     RuleError,
@@ -691,16 +692,16 @@ class _Compiler:
             m.env.forget("turn")
             m.env.locals.clear()
             return turn.pc
-        b.emit(start)
+        b.emit(start, usually=turn)
         b.where = (rs.key_loc("end") if rs.end else rs.key_loc("turn"),
                    "the end rules (none has held yet)" if rs.end else "the turn (no end rule)")
         b.mark(turn)
         body = b.next_pc() + 1
-        b.emit(lambda m: m.begin_turn(body))
+        b.emit(lambda m: m.begin_turn(body), falls=True)
         b.section = Section("the turn", frozenset(collect_locals(rs.turn)))
         b.block(rs.turn)
         b.where = (rs.key_loc("end"), "the end rules")
-        b.emit(lambda m: m.end_turn(turn.pc))
+        b.emit(lambda m: m.end_turn(turn.pc), usually=turn)
         for p in rs.procedures:
             label, params = procedures[p.id]
             b.section = Section(f"procedure {p.id}",
@@ -726,6 +727,9 @@ class _Compiler:
             b.emit(lambda m: m.pop_frame())
         self.diagnostics.extend(b.diagnostics)
         g.program = b.program
+        if self.generate and not b.diagnostics:
+            g.program = fuse(b.program, b.program_weights, b.program_flow, b.marked,
+                             lambda pc: b.program_where[pc][1], self.hooks.sink)
         g.program_where = b.program_where
         g.program_weights = b.program_weights
         g.choices = b.choices

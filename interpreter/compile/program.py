@@ -29,6 +29,7 @@ from interpreter.compile.expressions import (
     weigh_text,
 )
 from interpreter.compile.expressions import broken as _broken
+from interpreter.compile.stretches import FALLS, Flow
 from interpreter.errors import Diagnostic, Location, did_you_mean
 from interpreter.load.located import Expr, Name, Template
 from interpreter.primitives.base import Primitive
@@ -71,6 +72,10 @@ class ProgramBuilder:
     """For each instruction: (where, what) of the effect it carries out, for errors."""
     program_weights: list[int] = field(default_factory=list)
     """For each instruction: the steps it costs (one, plus its expressions' weights)."""
+    program_flow: list[Flow | None] = field(default_factory=list)
+    """For each instruction: where it goes next, when known (see compile.stretches)."""
+    marked: set[int] = field(default_factory=set)
+    """Positions labels point at (jumped to, entered, returned to)."""
     pending_weight: int = 0
     """Weight of the expressions compiled since the last instruction was emitted."""
     where: tuple[Location | None, str] = (None, "the rules")
@@ -88,10 +93,19 @@ class ProgramBuilder:
         """The position after the instruction about to be emitted (its usual successor)."""
         return len(self.program) + 1
 
-    def emit(self, instruction: Instruction) -> int:
+    def emit(self, instruction: Instruction, falls: bool = False,
+             usually: Label | int | None = None, flow: Flow | None = None) -> int:
+        """Add an instruction. Say where it goes when that is known, so that it can
+        run inside a generated stretch: `falls` (always to the next position) or
+        `usually` (a position it goes to unless it returns another)."""
+        if falls:
+            flow = FALLS
+        elif usually is not None:
+            flow = Flow("usually", usually)
         self.program.append(instruction)
         self.program_where.append(self.where)
         self.program_weights.append(INSTRUCTION_STEPS + self.pending_weight)
+        self.program_flow.append(flow)
         self.pending_weight = 0
         return len(self.program) - 1
 
@@ -100,16 +114,17 @@ class ProgramBuilder:
 
     def mark(self, label: Label) -> None:
         label.pc = len(self.program)
+        self.marked.add(label.pc)
 
     def emit_jump(self, label: Label) -> None:
-        self.emit(lambda m: label.pc)
+        self.emit(lambda m: label.pc, flow=Flow("goto", label))
 
     def emit_jump_unless(self, cond: Compiled, label: Label) -> None:
         nxt = self.next_pc() + 1
 
         def run(m: Machine) -> int:
             return nxt if cond(m.env) else label.pc
-        self.emit(run)
+        self.emit(run, flow=Flow("unless", label, cond))
 
     def hidden_local(self, what: str) -> str:
         self._hidden += 1
@@ -133,6 +148,19 @@ class ProgramBuilder:
         except ExpressionError as exc:
             self.diagnostics.append(located(exc, e.loc, self.source))
             return _broken
+
+    def function(self, e: Expr, params: list[str]) -> Callable[..., Any]:
+        """An expression of the effect being compiled, called as f(env, *params) with
+        its parameters as Python locals (for an effect that evaluates it many times over
+        values of its own); its weight is charged like `expr`'s."""
+        scope = self.scope(params)
+        try:
+            compiled = compile_expression(e.text, scope, params)
+            self.pending_weight += weigh_text(e.text, scope)
+            return compiled
+        except ExpressionError as exc:
+            self.diagnostics.append(located(exc, e.loc, self.source))
+            return lambda env, *args: _broken(env)
 
     def template(self, t: Template, temps: Iterable[str] = (),
                  track_pieces: bool = False) -> Compiled:

@@ -53,7 +53,7 @@ class Arrange(Primitive):
         values_of = b.expr(self.arrange, allow_random=True)
         places_of = b.expr(self.into, allow_random=True)
         before = b.pending_weight
-        where = b.expr(self.where, ["value", "place", "assigned"]) if self.where else None
+        where = b.function(self.where, ["value", "place", "assigned"]) if self.where else None
         per_place = LOOP_STEPS + b.pending_weight - before  # `where` runs at every place
         b.pending_weight = before
         name, limit = self.as_, self.max_tries
@@ -71,7 +71,6 @@ class Arrange(Primitive):
                     raise RuleError(f"arrange: {kind_of(place)} is not a place")
             if len(set(places)) != len(places):
                 raise RuleError("arrange: a place is listed more than once")
-            temps = env.temps
             n = len(values)
             r = m.state.rng
             tries = 0
@@ -80,7 +79,9 @@ class Arrange(Primitive):
             # clears the places it dealt, so a try costs what it deals, not the board.
             deck = values
             assigned: list = [None] * n_sites
-            temps["assigned"] = assigned
+            # rng.below, inlined: the deal is the hottest loop of a set-up
+            mask, golden = rngmod.MASK, rngmod.GOLDEN
+            limits = [(1 << 64) - ((1 << 64) % (n - i)) for i in range(n)]
             try:
                 while tries < limit:
                     tries += 1
@@ -90,16 +91,22 @@ class Arrange(Primitive):
                         env.steps += per_place
                         if env.steps > env.step_limit:
                             overspent(env)
-                        r, j = rngmod.below(r, n - i)
-                        j += i
-                        deck[i], deck[j] = deck[j], deck[i]
-                        if where is not None:
-                            temps["place"], temps["value"] = place, deck[i]
-                            if not where(env):
-                                for dealt in places[:i]:
-                                    assigned[dealt] = None
+                        while True:
+                            r = (r + golden) & mask
+                            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
+                            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+                            z ^= z >> 31
+                            if z < limits[i]:
                                 break
-                        assigned[place] = deck[i]
+                        j = i + z % (n - i)
+                        value = deck[j]
+                        deck[j] = deck[i]
+                        deck[i] = value
+                        if where is not None and not where(env, value, place, assigned):
+                            for dealt in places[:i]:
+                                assigned[dealt] = None
+                            break
+                        assigned[place] = value
                     else:
                         m.state.rng = r
                         env.locals[name] = assigned
@@ -115,7 +122,7 @@ class Arrange(Primitive):
             raise RuleError(f"arrange: no arrangement found in {limit:,} tries (max_tries): "
                             "every deal gave some place a value that breaks the condition; it "
                             "may be impossible, or rare enough to need more tries")
-        b.emit(run)
+        b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         start = (f"Deal {d.expr(self.arrange)} in a random order to {d.expr(self.into)}, one "

@@ -68,7 +68,7 @@ class Say(Primitive):
             finally:
                 env.mentioned = None
             return nxt
-        b.emit(run)
+        b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         said = d.text(self.say, placeholders=True)

@@ -38,7 +38,7 @@ class Let(Primitive):
             for name, value in pairs:
                 env.locals[name] = value(env)
             return nxt
-        b.emit(run)
+        b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         if len(self.let) == 1:
@@ -73,7 +73,7 @@ class Set(Primitive):
                 m.state.seat_vars[var][m.seat_index(seat(m.env))] = _shallow(value(m.env), var)
                 m.env.forget("vars")
                 return nxt
-        b.emit(run)
+        b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         who = f" of {d.expr(self.seat)}" if self.seat is not None else ""
@@ -136,7 +136,7 @@ class Add(Primitive):
             values[key] = total
             m.env.forget("vars")
             return nxt
-        b.emit(run)
+        b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         who = f" of {d.expr(self.seat)}" if self.seat is not None else ""
@@ -251,7 +251,7 @@ class ForEach(Primitive):
             m.env.locals[list_slot] = list(value)
             m.env.locals[index_slot] = 0
             return start_next
-        b.emit(start)
+        b.emit(start, falls=True)
         b.mark(top)
         body = b.after_this()
 
@@ -264,7 +264,7 @@ class ForEach(Primitive):
             loc[name] = seq[i]
             loc[index_slot] = i + 1
             return body
-        b.emit(step)
+        b.emit(step, usually=body)
         b.block(self.do)
         b.emit_jump(top)
         b.mark(end)
@@ -340,7 +340,7 @@ class Retry(Primitive):
         def begin(m: Machine) -> int:
             m.retry_snapshots[begin_pc] = (m.snapshot(), 1)
             return body.pc
-        b.emit(begin)
+        b.emit(begin, usually=body)
         b.mark(body)
         b.block(self.retry)
         after = b.after_this()
@@ -355,7 +355,7 @@ class Retry(Primitive):
             m.restore(snap)
             m.retry_snapshots[begin_pc] = (snap, tries + 1)
             return body.pc
-        b.emit(check)
+        b.emit(check, usually=after)
 
     def english(self, d: Describer) -> list[str]:
         return [*d.block(self.retry), f"Start again if {d.cond(self.until, negate=True)}."]

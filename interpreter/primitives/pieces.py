@@ -50,7 +50,7 @@ class Move(Primitive):
             else:
                 m.move(piece, site, bottom)
             return nxt
-        b.emit(run)
+        b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         where = "to the bottom of" if self.at == "bottom" else "onto"
@@ -75,7 +75,7 @@ class Swap(Primitive):
                 raise RuleError("swap: both sides must be pieces")
             m.swap(x, y)
             return nxt
-        b.emit(run)
+        b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         return [f"Exchange {d.expr(self.swap)} with {d.expr(self.with_)}."]
@@ -95,7 +95,7 @@ class Shuffle(Primitive):
         def run(m: Machine) -> int:
             m.shuffle(site(m.env))
             return nxt
-        b.emit(run)
+        b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         return [f"Shuffle {d.expr(self.shuffle)}."]

@@ -126,7 +126,7 @@ class _Replace(Primitive):
             if q != p:
                 m.swap(p, q)
             return end.pc
-        b.emit(run)
+        b.emit(run, usually=end)
         b.mark(otherwise)
         b.block(self.else_)
         b.mark(end)
@@ -260,7 +260,7 @@ class Destroy(Primitive):
             for p in piece if isinstance(piece, list) else [piece]:
                 m.move(_piece(m, p, "destroy"), site)
             return nxt
-        b.emit(run)
+        b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         return [f"Destroy {d.expr(self.destroy)}: it goes to {d.expr(self.to)} and is out of "
@@ -318,7 +318,7 @@ class Create(Primitive):
                 raise RuleError(f"create: '{text_to}' gave no place to put the piece")
             m.move(q, site, bottom)
             return end.pc
-        b.emit(run)
+        b.emit(run, usually=end)
         b.mark(otherwise)
         b.block(self.else_)
         b.mark(end)

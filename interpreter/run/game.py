@@ -290,33 +290,31 @@ class Game:
         try:
             # the machine paused here only because the seat has an option: with one
             # kind, that is the kind
-            kinds = ([0] if len(spec.kinds) == 1 else spec.kinds_with_options(env, seat))
-            env.temps["chooser"] = seat
-            ids = {spec.kinds[k].id: k for k in kinds}
-
-            def count(kind_id: str) -> int:
-                k = ids[kind_id]
-                sized = spec._located(env, k, spec.kinds[k].sized)
-                if sized is not None:
-                    picked[:] = [k, sized[1]]
-                    found = sized[0]
-                else:
-                    options = spec.kind_options(env, k)
-                    picked[:] = [k, options.__getitem__]
-                    found = len(options)
+            if len(spec.kinds) == 1:
+                env.temps["chooser"] = seat
+                k = 0
+            else:  # a kind first, by its id, as the random player picks from a list
+                found = sorted((spec.kinds[i].id, i) for i in
+                               spec.kinds_with_options(env, seat))
                 if not found:
                     raise RuleError(f"{self.seat_name(seat)} has no option at this decision")
-                return found
-
-            picked: list[Any] = []
-            _, index = agent.choose_sampled(list(ids), count)
+                k = found[agent.pick(len(found)) if len(found) > 1 else 0][1]
+            sized = spec._located(env, k, spec.kinds[k].sized) if spec.kinds[k].direct else None
+            if sized is not None:
+                count, nth = sized
+            else:
+                options = spec.kind_options(env, k)
+                count, nth = len(options), options.__getitem__
+            if not count:
+                raise RuleError(f"{self.seat_name(seat)} has no option at this decision")
+            index = agent.pick(count)
         except RuleError as exc:
             raise exc.at(spec.loc, "this decision (choose)", self.source_line(spec.loc)
                          ).during(state.decisions) from None
         finally:
             if searched is not None:
                 searched[0] += env.steps
-        return picked[0], picked[1](index)
+        return k, nth(index)
 
     def apply_trusted(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:
         """Carry out an option the engine itself listed or sampled for the seat whose

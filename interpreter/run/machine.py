@@ -71,7 +71,7 @@ class Env:
 class Machine:
     """Runs one state forward; created for each advance, never stored."""
 
-    __slots__ = ("charged", "env", "game", "retry_snapshots", "state")
+    __slots__ = ("charged", "env", "fault", "game", "retry_snapshots", "state")
 
     def __init__(self, game: Game, state: State) -> None:
         self.game = game
@@ -80,6 +80,9 @@ class Machine:
         self.retry_snapshots: dict[int, Any] = {}
         self.charged = 0
         """Steps of `env` already added to the state's total."""
+        self.fault = -1
+        """Where in a generated stretch an error came from (its instruction's position):
+        the machine only knows the position the stretch started at."""
         self.limit_steps(setup=state.decisions == 0)
 
     def limit_steps(self, setup: bool) -> None:
@@ -127,23 +130,28 @@ class Machine:
                     frame = frames[-1]
                     env.locals = frame[1]
         except RuleError as exc:
-            self.game.locate_error(exc, pc)
+            self.game.locate_error(exc, self._where(pc))
             raise exc.during(st.decisions) from None
         except RecursionError:
             exc = RuleError("the rules nest too deeply here (a value nested inside itself, or "
                             "definitions calling each other too many levels down)")
-            self.game.locate_error(exc, pc)
+            self.game.locate_error(exc, self._where(pc))
             raise exc.during(st.decisions) from None
         except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
                 ZeroDivisionError) as bug:
             exc = RuleError(f"this effect failed with {type(bug).__name__}: {bug}; the rules "
                             "may be wrong, but tabletop should have said how: this is a bug "
                             "in tabletop, please report it")
-            self.game.locate_error(exc, pc)
+            self.game.locate_error(exc, self._where(pc))
             raise exc.during(st.decisions) from None
         finally:
             st.steps += env.steps - self.charged
             self.charged = env.steps
+
+    def _where(self, pc: int) -> int:
+        """The instruction an error came from: inside a stretch, the one it reached."""
+        fault, self.fault = self.fault, -1
+        return fault if fault >= 0 else pc
 
     def _fire_trigger(self) -> None:
         index, piece, place = self.state.triggers.pop(0)
@@ -362,8 +370,9 @@ class Machine:
             raise exc.at(spec.loc, "this decision (choose)", self.game.source_line(spec.loc)
                          ).during(st.decisions) from None
         env.mentioned = []
+        bound: dict[str, Any] = {}
         try:
-            notation = spec.render(env, seat, option, label=False)
+            notation = spec.render(env, seat, option, label=False, bound=bound)
         finally:
             mentioned, env.mentioned = tuple(env.mentioned), None
         st.append_log(("decision", seat, notation, spec.secret, mentioned))
@@ -376,7 +385,7 @@ class Machine:
                 return notation
             st.frames[-1][0] = spec.resolve_pc
         else:
-            env.locals.update(spec.bind(env, seat, option))
+            env.locals.update(bound)
             st.frames[-1][0] = spec.kinds[option[0]].entry.pc
         self.run()
         return notation

@@ -284,29 +284,53 @@ class ChoiceSpec:
 
     def kind_options(self, env: Any, k: int) -> list[tuple]:
         """The options of kind `k` (`chooser` already set)."""
-        return self._located(env, k, self.kinds[k].options)
+        kind = self.kinds[k]
+        try:
+            values = kind.values
+            return values(env) if values is not None else careful_values(kind, env)
+        except RuleError as exc:
+            raise self._locate(env, k, exc) from None
+        except RecursionError:
+            raise self._too_deep(env) from None
 
     def has_option(self, env: Any, seat: int) -> bool:
         """Whether `seat` has any option: all a pause at the decision needs to know."""
         env.temps["chooser"] = seat
-        return any(self._located(env, k, kind.has_option) for k, kind in enumerate(self.kinds))
+        k = 0
+        try:
+            for k in range(len(self.kinds)):  # k names the kind in an error
+                kind = self.kinds[k]
+                exists = kind.exists
+                if exists(env) if exists is not None else careful_values(kind, env):
+                    return True
+            return False
+        except RuleError as exc:
+            raise self._locate(env, k, exc) from None
+        except RecursionError:
+            raise self._too_deep(env) from None
 
     def kinds_with_options(self, env: Any, seat: int) -> list[int]:
         env.temps["chooser"] = seat
-        return [k for k, kind in enumerate(self.kinds) if self._located(env, k, kind.has_option)]
+        return [k for k, kind in enumerate(self.kinds)
+                if self._located(env, k, kind.has_option)]
 
     def _located(self, env: Any, k: int, work: Callable[[Any], Any]) -> Any:
         """`work` on kind `k`; an error names the option kind and the decision."""
-        kind = self.kinds[k]
         try:
             return work(env)
         except RuleError as exc:
-            exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc))
-            raise exc.at(self.loc, "this decision (choose)", env.game.source_line(self.loc)
-                         ) from None
+            raise self._locate(env, k, exc) from None
         except RecursionError:
-            raise RuleError("the options nest too deeply").at(
-                self.loc, "this decision (choose)", env.game.source_line(self.loc)) from None
+            raise self._too_deep(env) from None
+
+    def _locate(self, env: Any, k: int, exc: RuleError) -> RuleError:
+        kind = self.kinds[k]
+        exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc))
+        return exc.at(self.loc, "this decision (choose)", env.game.source_line(self.loc))
+
+    def _too_deep(self, env: Any) -> RuleError:
+        return RuleError("the options nest too deeply").at(
+            self.loc, "this decision (choose)", env.game.source_line(self.loc))
 
     def bind(self, env: Any, seat: int, option: tuple[int, tuple]) -> dict[str, Any]:
         """The names an option gives (chooser, its `for` values, its `let` values)."""
@@ -324,10 +348,14 @@ class ChoiceSpec:
             bound[name] = v
         return bound
 
-    def render(self, env: Any, seat: int, option: tuple[int, tuple], label: bool) -> str:
+    def render(self, env: Any, seat: int, option: tuple[int, tuple], label: bool,
+               bound: dict[str, Any] | None = None) -> str:
+        """The option's notation (or label); the names it binds are added to `bound`."""
         kind = self.kinds[option[0]]
         try:
-            self.bind(env, seat, option)
+            names = self.bind(env, seat, option)
+            if bound is not None:
+                bound.update(names)
             return (kind.label if label else kind.notation)(env)
         except RuleError as exc:
             raise exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc)
