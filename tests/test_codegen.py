@@ -57,13 +57,14 @@ def test_generated_code_plays_the_same_games_as_the_closures(name: str) -> None:
 
 GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\d+|e\d+|list\d+"
                             r"|any\d+|n0|m0|forget|FAST_FAILURES|BudgetError|RuleError|type|int|float|list"
-                            r"|str|len|range|set|dict"
+                            r"|str|len|range|set|dict|sum|abs|map"
                             # stretches of instructions (compile.stretches)
                             r"|stretch\d+|i\d+|c\d+|m|r|at|overspent|BaseException"
                             r"|text)")  # a template's text
 ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "current", "players",
               "turn", "vars", "rng", "append", "cache", "fromkeys", "mentioned",
-              "env", "triggers", "over", "frames", "fault", "join"}
+              "env", "triggers", "over", "frames", "fault", "join", "game",
+              "piece_kind_id"}
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -126,7 +127,8 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
                            "-{}", "({}).colour", "({}).size", "neighbours({})",
                            "neighbours({}, orthogonal)", "first({})", "place_of({})",
                            "offset({}, 'n')", "empty({})", "str({})", "pieces({})",
-                           "[{}]", "is_cap({})", "stack({})"])
+                           "[{}]", "is_cap({})", "stack({})", "last({})",
+                           "one_of_each_kind({})", "one_of_each_kind(pieces({}))"])
     two = st.sampled_from(["{} + {}", "{} - {}", "{} * {}", "{} // {}", "{} % {}",
                            "{} == {}", "{} != {}", "{} < {}", "{} >= {}", "{} in {}",
                            "{} not in {}", "{} and {}", "{} or {}", "without({}, {})",

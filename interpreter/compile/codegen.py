@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.compile import expressions as ex
+from interpreter.compile.functions import first_of_each_kind
 from interpreter.errors import BudgetError, RuleError
 from interpreter.run.budget import overspent, too_long
 from interpreter.run.tables import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL
@@ -76,7 +77,8 @@ def unpack(item: Any, n: int, names: str) -> Any:
 
 
 _BUILTINS: dict[str, Any] = {"type": type, "int": int, "float": float, "list": list,
-                             "range": range, "str": str, "len": len}
+                             "range": range, "str": str, "len": len, "sum": sum, "abs": abs,
+                             "map": map}
 """The only Python built-ins generated code names."""
 
 _counter = itertools.count()
@@ -145,6 +147,8 @@ class _Writer:
         """Codes known to be lists (literals, comprehensions built here)."""
         self.precomputed: dict[int, str] = {}
         """Parts of an option's condition already computed in an outer loop (by node)."""
+        self.piece_lists: set[str] = set()
+        """Codes known to be lists of pieces (what pieces() gave)."""
         self.scalars: set[str] = set()
         """Codes known not to be lists (a piece attribute, a number or text literal)."""
 
@@ -412,6 +416,13 @@ class _Writer:
 
     def g_Subscript(self, node: ast.Subscript) -> str:
         c, k = self.values([node.value, node.slice])
+        zone = self.zone_named(node.value)
+        if getattr(zone, "per_seat", False) and getattr(zone, "per_owner", 0) == 1:
+            k = self.atom(k)  # a seat's own place of a per-seat pile
+            first = zone.first - 1  # type: ignore[union-attr]
+            return (f"({first} + {k} if type({k}) is int and 1 <= {k} <= "
+                    f"{self.uses('st', 'env.state')}.players "
+                    f"else {self.obj(subscript)}(env, {c}, {k}))")
         c = self.atom(c)
         return f"({c}[{k}] if type({c}) is list else {self.obj(subscript)}(env, {c}, {k}))"
 
@@ -470,13 +481,77 @@ class _Writer:
 
     f_len = f_count
 
+    def f_sum(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        """A list of whole numbers whose sizes add up to no more than the largest number
+        (no partial sum can then be too large); anything else by the built-in (floats
+        too: Python's own sum may add them more exactly than one at a time)."""
+        x = self.atom(codes[0])
+        r = self.tmp()
+        big = self.scope.limits.largest_number
+        self.emit(f"if type({x}) is list and type({r} := sum(map(abs, {x}))) is int "
+                  f"and {r} <= {big}:")
+        self.emit(f"    env.steps += len({x})")
+        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.emit(f"    {r} = sum({x})")
+        self.emit("else:")
+        self.emit(f"    {r} = {self.obj(impl)}(env, {x})")
+        return r
+
+    def f_first(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        x = self.atom(codes[0])
+        return (f"(({x}[0] if {x} else None) if type({x}) is list "
+                f"else {self.obj(impl)}(env, {x}))")
+
+    def f_last(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        x = self.atom(codes[0])
+        return (f"(({x}[-1] if {x} else None) if type({x}) is list "
+                f"else {self.obj(impl)}(env, {x}))")
+
+    def f_pieces(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        """`pieces(place)`: a copy of its stack, charged by its length (a zone or a list
+        of places by the built-in)."""
+        x = self.atom(codes[0])
+        r = self.tmp()
+        self.emit(f"if type({x}) is int and {x} >= 0:")
+        self.emit(f"    {r} = {self.sites()}[{x}][:]")
+        self.emit(f"    if len({r}) > {self.scope.limits.list_length}: "
+                  f"{self.obj(give_up)}()")
+        self.emit(f"    env.steps += len({r})")
+        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.emit("else:")
+        self.emit(f"    {r} = {self.obj(impl)}(env, {x})")
+        self.lists.add(r)
+        self.piece_lists.add(r)
+        return r
+
+    def f_one_of_each_kind(self, codes: list[str], args: list[ast.expr], impl: Any
+                           ) -> str | None:
+        """Over what pieces() gave (pieces, nothing else): charged by its length."""
+        x = codes[0]
+        if x not in self.piece_lists:
+            return None
+        r = self.tmp()
+        self.emit(f"env.steps += len({x})")
+        self.emit(f"if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.emit(f"{r} = {self.obj(first_of_each_kind)}({x}, env.game.piece_kind_id)")
+        self.lists.add(r)
+        return r
+
+    def zone_named(self, node: ast.expr) -> Any:
+        """The zone a name stands for (a constant of the ruleset), else None."""
+        if not isinstance(node, ast.Name) or node.id in self.names or node.id in (
+                self.scope.temps | self.scope.locals):
+            return None
+        found = self.scope.resolve_global(node.id)
+        value = found.value if isinstance(found, ex.Constant) else None
+        return value if hasattr(value, "sites_in_play") else None
+
     def f_cells(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
         """`cells(board)`: a zone that is not per seat has the same places all game."""
         node = args[0]
-        if not isinstance(node, ast.Name) or node.id in self.names:
+        zone = self.zone_named(node)
+        if zone is None:
             return None
-        found = self.scope.resolve_global(node.id)
-        zone = found.value if isinstance(found, ex.Constant) else None
         if getattr(zone, "per_seat", True) or not hasattr(zone, "sites_in_play"):
             return None
         places = zone.sites_in_play(1)

@@ -354,17 +354,27 @@ def f_distinct(env: Any, items: Any) -> list:
 def f_one_of_each_kind(env: Any, items: Any) -> list[int]:
     """One piece per set of identical attributes: interchangeable pieces give one option
     (the first of each kind, in the order given)."""
-    kinds = env.game.piece_kind
     seq = _charge(env, items, "one_of_each_kind")
     if not seq:
         return []
-    if set(map(type, seq)) != {int} or min(seq) < 0 or max(seq) >= len(kinds):
+    ids = env.game.piece_kind_id
+    if set(map(type, seq)) != {int} or min(seq) < 0 or max(seq) >= len(ids):
         for p in seq:  # name the first thing that is not a piece
             _piece(env, p, "one_of_each_kind")
-    # a kind's first index wins: later ones are overwritten going backwards
-    first = dict(zip(map(kinds.__getitem__, reversed(seq)), range(len(seq) - 1, -1, -1),
-                     strict=True))
-    return [seq[i] for i in sorted(first.values())]
+    return first_of_each_kind(seq, ids)
+
+
+def first_of_each_kind(pieces: Any, kind_ids: list[int]) -> list[int]:
+    """The first piece of each kind among `pieces` (all of them pieces), in order."""
+    seen: set[int] = set()
+    add = seen.add
+    out = []
+    for p in pieces:
+        k = kind_ids[p]
+        if k not in seen:
+            add(k)
+            out.append(p)
+    return out
 
 
 def f_without(env: Any, items: Any, item: Any) -> list:

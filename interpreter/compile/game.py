@@ -122,6 +122,7 @@ class _Compiler:
         self.board_ready = False
         self.tables: dict[Any, Any] = {}
         self.generate = True
+        self.stretches = True
 
     def error(self, message: str, loc: Any, hint: str | None = None,
               expected: str | None = None) -> None:
@@ -482,6 +483,7 @@ class _Compiler:
                                    a.loc, did_you_mean(str(v), [str(x) for x in a.values]))
         namer = g.piece_namer = self.piece_namer()
         starts: list[tuple[str, int | None, Any]] = []
+        kind_ids: dict[tuple, int] = {}
         for ps in decl.sets:
             combos_axes = []
             for attr in g.attribute_order:
@@ -514,6 +516,7 @@ class _Compiler:
                     for attr, v in zip(g.attribute_order, combo, strict=True):
                         g.attributes[attr].append(v)
                     g.piece_kind.append(tuple(combo))
+                    g.piece_kind_id.append(kind_ids.setdefault(tuple(combo), len(kind_ids)))
                     names = {a: decl.attributes[a].names.get(v, str(v))
                              for a, v in zip(g.attribute_order, combo, strict=True)
                              if v is not None}
@@ -727,7 +730,7 @@ class _Compiler:
             b.emit(lambda m: m.pop_frame())
         self.diagnostics.extend(b.diagnostics)
         g.program = b.program
-        if self.generate and not b.diagnostics:
+        if self.stretches and not b.diagnostics:
             g.program = fuse(b.program, b.program_weights, b.program_flow, b.marked,
                              lambda pc: b.program_where[pc][1], self.hooks.sink)
         g.program_where = b.program_where
@@ -906,12 +909,14 @@ def coerce_option(decl: OptionDecl, value: Any) -> Any:
 
 
 def compile_game(loaded: LoadedRuleset, options: dict[str, Any] | None = None,
-                 generate: bool = True) -> Game:
+                 generate: bool = True, stretches: bool = True) -> Game:
     """Compile a validated ruleset with the given option values into a Game; without
     `generate`, its expressions run as checked closures only (the careful path, which
-    the tests hold the generated code to)."""
+    the tests hold the generated code to); without `stretches`, its instructions run
+    one by one (what the tests hold the stretches to)."""
     compiler = _Compiler(loaded, options or {})
     compiler.generate = generate
+    compiler.stretches = generate and stretches
     return compiler.run(options or {})
 
 

@@ -70,6 +70,8 @@ class Game:
         """A piece's name from its values' names (diagrams name pieces seen in views)."""
         self.piece_codes: list[str] = []
         self.piece_kind: list[tuple] = []
+        self.piece_kind_id: list[int] = []
+        """A number for each piece's kind (its attribute values): quicker to compare."""
         self.piece_start: list[int] = []
         self.value_names: dict[Any, str] = {}
         self.value_styles: dict[str, dict[Any, str]] = {}
