@@ -78,7 +78,7 @@ def unpack(item: Any, n: int, names: str) -> Any:
 
 _BUILTINS: dict[str, Any] = {"type": type, "int": int, "float": float, "list": list,
                              "range": range, "str": str, "len": len, "sum": sum, "abs": abs,
-                             "map": map}
+                             "map": map, "sorted": sorted, "tuple": tuple}
 """The only Python built-ins generated code names."""
 
 _counter = itertools.count()
@@ -496,6 +496,30 @@ class _Writer:
         self.emit("else:")
         self.emit(f"    {r} = {self.obj(impl)}(env, {x})")
         return r
+
+    def charged_list(self, x: str, impl: Any, codes: list[str], make: str,
+                     also: str = "") -> str:
+        """`make` (an expression of `x`) when `x` is a list (and `also` holds), charged by
+        its length as the built-in charges it; anything else by the built-in."""
+        r = self.tmp()
+        self.emit(f"if type({x}) is list{also}:")
+        self.emit(f"    env.steps += len({x})")
+        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.emit(f"    {r} = {make}")
+        self.emit("else:")
+        self.emit(f"    {r} = {self.obj(impl)}(env, {', '.join(codes)})")
+        self.lists.add(r)
+        return r
+
+    def f_sorted(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        x = self.atom(codes[0])  # values that cannot be ordered: the built-in says so
+        return self.charged_list(x, impl, [x], f"sorted({x})")
+
+    def f_without(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        x, item = self.atom(codes[0]), self.atom(codes[1])
+        v = self.tmp("v")  # a list of values to drop: the built-in
+        return self.charged_list(x, impl, [x, item], f"[{v} for {v} in {x} if {v} != {item}]",
+                                 f" and type({item}) is not list and type({item}) is not tuple")
 
     def f_first(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
