@@ -63,6 +63,11 @@ def check_position(game: Game, state: State, seat: int, seed: int) -> tuple[int,
         f"sampled {sampled}, the full list gives {options[index].raw} "
         f"(option {index} of {len(options)})")
     assert sampler.rng.getstate() == lister.rng.getstate() == raw_lister.rng.getstate()
+    # once the options are listed (and kept with the state), sampling chooses from that
+    # list: the same choice with the same draws
+    again = RandomAgent(seed)
+    assert game.sample_option(state, seat, again) == sampled
+    assert again.rng.getstate() == sampler.rng.getstate()
     return sampled
 
 

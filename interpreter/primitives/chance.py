@@ -81,24 +81,27 @@ class Arrange(Primitive):
             assigned: list = [None] * n_sites
             # rng.below, inlined: the deal is the hottest loop of a set-up
             mask, golden = rngmod.MASK, rngmod.GOLDEN
-            limits = [(1 << 64) - ((1 << 64) % (n - i)) for i in range(n)]
+            steps = [(i, place, n - i, (1 << 64) - ((1 << 64) % (n - i)))
+                     for i, place in enumerate(places)]
+            step_limit = env.step_limit
             try:
                 while tries < limit:
                     tries += 1
                     # Fisher-Yates one place at a time: stopping at the first failure and
                     # starting again rejects exactly the permutations a full deal would.
-                    for i, place in enumerate(places):
+                    for i, place, left, bound in steps:
                         env.steps += per_place
-                        if env.steps > env.step_limit:
+                        if env.steps > step_limit:
                             overspent(env)
-                        while True:
-                            r = (r + golden) & mask
-                            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
-                            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-                            z ^= z >> 31
-                            if z < limits[i]:
-                                break
-                        j = i + z % (n - i)
+                        r = (r + golden) & mask
+                        z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
+                        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+                        z ^= z >> 31
+                        if z >= bound:  # rejected (about once in 10^18 draws)
+                            r, j = rngmod.below(r, left)
+                            j += i
+                        else:
+                            j = i + z % left
                         value = deck[j]
                         deck[j] = deck[i]
                         deck[i] = value

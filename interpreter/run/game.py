@@ -281,6 +281,12 @@ class Game:
         that is every combination of its sources, the n-th straight away). The same
         random draws as choosing from the full list, so the same games."""
         spec = self.choices[state.frames[-1][0]]
+        listed = state._cache.get(seat) if state._cache is not None else None
+        if listed:  # someone listed them all already: choose from that list
+            kinds = sorted({spec.kinds[k].id: k for k, _ in listed}.items())
+            k = kinds[agent.pick(len(kinds))][1] if len(kinds) > 1 else kinds[0][1]
+            mine = [raw for raw in listed if raw[0] == k]
+            return mine[agent.pick(len(mine))]
         env = self.env(state)
         if searched is not None:
             # a playout counts its players' own search with the rules' steps, so that it

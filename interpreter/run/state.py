@@ -158,7 +158,9 @@ class State:
         s.reason = data["reason"]
         s.steps = int(data.get("steps", 0))
         s._cache = None
-        s._log_json = None
+        # the log as JSON is what was read (copied): writing it again converts nothing
+        s._log_json = (s.log, [[list(x) if isinstance(x, list | tuple) else x for x in e]
+                               for e in data["log"]])
         s.loc = locate_pieces(s.sites, n_pieces)
         return s
 
