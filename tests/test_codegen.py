@@ -60,7 +60,10 @@ GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\
                             r"|str|len|range|set|dict|sum|abs|map|sorted|tuple"
                             # stretches of instructions (compile.stretches)
                             r"|stretch\d+|i\d+|c\d+|m|r|at|overspent|BaseException"
-                            r"|text)")  # a template's text
+                            r"|text"  # a template's text
+                            # the deal of arrange (compile.deal)
+                            r"|deal|steps|deck|places|tries|per_place|step_limit|left|bound"
+                            r"|below|dealt|ok|s1|n1|i|j|z)")
 ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "current", "players",
               "turn", "vars", "rng", "append", "cache", "fromkeys", "mentioned",
               "env", "triggers", "over", "frames", "fault", "join", "game",

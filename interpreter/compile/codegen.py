@@ -147,6 +147,9 @@ class _Writer:
         """Codes known to be lists (literals, comprehensions built here)."""
         self.precomputed: dict[int, str] = {}
         """Parts of an option's condition already computed in an outer loop (by node)."""
+        self.loop_sources: set[int] = set()
+        """Calls (by node) whose list a loop only reads: a table's list needs no copy."""
+        self.only_read = False
         self.piece_lists: set[str] = set()
         """Codes known to be lists of pieces (what pieces() gave)."""
         self.scalars: set[str] = set()
@@ -448,6 +451,7 @@ class _Writer:
             return f"{self.obj(ex._tracking(fn.impl), 'built-in ' + name)}(env, {', '.join(codes)})"
         special = getattr(self, "f_" + name, None)
         if special is not None:
+            self.only_read = id(node) in self.loop_sources
             found = special(codes, args, fn.impl)
             if found is not None:
                 return found
@@ -582,7 +586,8 @@ class _Writer:
         if len(places) > self.scope.limits.list_length:
             return None  # the built-in reports it
         r = self.tmp()
-        self.emit(f"{r} = {self.obj(places, 'the places of ' + node.id)}[:]")
+        copy = "" if self.only_read else "[:]"
+        self.emit(f"{r} = {self.obj(places, 'the places of ' + node.id)}{copy}")
         self.emit(f"env.steps += {len(places)}")
         self.emit(f"if env.steps > env.step_limit: {self.obj(overspent)}(env)")
         self.lists.add(r)
@@ -624,8 +629,9 @@ class _Writer:
         r = self.tmp()
         self.emit(f"if type({x}) is int:")
         what = "all eight" if dirs is None else ", ".join(dirs)
+        copy = "" if self.only_read else "[:]"
         self.emit(f"    {r} = {self.obj(table, f'the neighbours ({what}) of each square')}"
-                  f"[{x}][:]")
+                  f"[{x}]{copy}")
         if dirs is not None:  # the built-in charges the directions it is given
             self.emit(f"    env.steps += {len(dirs)}")
             self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
@@ -672,6 +678,7 @@ class _Writer:
         gens = node.generators
         try:
             for i, gen in enumerate(gens):
+                self.loop_sources.add(id(gen.iter))
                 source = self.value(gen.iter)
                 targets = ex._target_names(gen.target) or []
                 inner = weighing.with_temps(targets)
@@ -1042,6 +1049,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         for part in hoisted_at.get(d, []):  # for the conditions of the loops inside
             w.precomputed[id(part)] = w.atom(w.value(part))
         for i in sources_at.get(d, []):
+            w.loop_sources.add(id(parts.sources[i]))  # only gone through
             computed[i] = w.atom(w.value(parts.sources[i]))
         if d == n:
             break

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.compile.codegen import OptionParts, generate_listing
 from interpreter.compile.codegen import _distinct as is_distinct
+from interpreter.compile.deal import generate_deal
 from interpreter.compile.expressions import (
     LOOP_STEPS,
     Compiled,
@@ -161,6 +162,18 @@ class ProgramBuilder:
         except ExpressionError as exc:
             self.diagnostics.append(located(exc, e.loc, self.source))
             return lambda env, *args: _broken(env)
+
+    def deal(self, where: Expr | None) -> Callable[..., Any]:
+        """The deal of an `arrange` (compile.deal), its condition on `value`, `place`
+        and `assigned` written inline; the condition's weight is charged like `expr`'s."""
+        if where is None:
+            return generate_deal(None, None, None, None)
+        params = ["value", "place", "assigned"]
+        careful = self.function(where, params)
+        scope = self.scope(params)
+        if scope.code is None or self.diagnostics:
+            return generate_deal(None, None, careful, None)
+        return generate_deal(parse(where.text), scope, careful, scope.code.sink)
 
     def template(self, t: Template, temps: Iterable[str] = (),
                  track_pieces: bool = False) -> Compiled:

@@ -46,14 +46,12 @@ class Arrange(Primitive):
 
     def compile(self, b: ProgramBuilder) -> None:
         from interpreter.compile.expressions import LOOP_STEPS
-        from interpreter.run import rng as rngmod
         from interpreter.run.budget import describe as kind_of
-        from interpreter.run.budget import overspent
 
         values_of = b.expr(self.arrange, allow_random=True)
         places_of = b.expr(self.into, allow_random=True)
         before = b.pending_weight
-        where = b.function(self.where, ["value", "place", "assigned"]) if self.where else None
+        deal = b.deal(self.where)
         per_place = LOOP_STEPS + b.pending_weight - before  # `where` runs at every place
         b.pending_weight = before
         name, limit = self.as_, self.max_tries
@@ -72,54 +70,29 @@ class Arrange(Primitive):
             if len(set(places)) != len(places):
                 raise RuleError("arrange: a place is listed more than once")
             n = len(values)
-            r = m.state.rng
-            tries = 0
             # One deck and one `assigned` for every try: Fisher-Yates draws each next value
             # uniformly from those left whatever order they lie in, and a failed try only
             # clears the places it dealt, so a try costs what it deals, not the board.
-            deck = values
-            assigned: list = [None] * n_sites
-            # rng.below, inlined: the deal is the hottest loop of a set-up
-            mask, golden = rngmod.MASK, rngmod.GOLDEN
+            # Stopping at the first failure and starting again rejects exactly the
+            # permutations a full deal would.
             steps = [(i, place, n - i, (1 << 64) - ((1 << 64) % (n - i)))
                      for i, place in enumerate(places)]
-            step_limit = env.step_limit
+            assigned: list = [None] * n_sites
+            tries = [0, limit]
             try:
-                while tries < limit:
-                    tries += 1
-                    # Fisher-Yates one place at a time: stopping at the first failure and
-                    # starting again rejects exactly the permutations a full deal would.
-                    for i, place, left, bound in steps:
-                        env.steps += per_place
-                        if env.steps > step_limit:
-                            overspent(env)
-                        r = (r + golden) & mask
-                        z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
-                        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-                        z ^= z >> 31
-                        if z >= bound:  # rejected (about once in 10^18 draws)
-                            r, j = rngmod.below(r, left)
-                            j += i
-                        else:
-                            j = i + z % left
-                        value = deck[j]
-                        deck[j] = deck[i]
-                        deck[i] = value
-                        if where is not None and not where(env, value, place, assigned):
-                            for dealt in places[:i]:
-                                assigned[dealt] = None
-                            break
-                        assigned[place] = value
-                    else:
-                        m.state.rng = r
-                        env.locals[name] = assigned
-                        return nxt
+                r, dealt = deal(env, steps, values, assigned, places, m.state.rng, tries,
+                                per_place)
+                if dealt:
+                    m.state.rng = r
+                    env.locals[name] = assigned
+                    return nxt
             except BudgetError as exc:
                 if exc.budget not in ("steps_for_setup", "steps_per_decision",
                                       "steps_per_game"):
                     raise
-                raise BudgetError(exc.budget, f"arrange: no arrangement found in {tries:,} "
-                                  f"{'try' if tries == 1 else 'tries'} before {_ran_out(env)}"
+                raise BudgetError(exc.budget, f"arrange: no arrangement found in {tries[0]:,} "
+                                  f"{'try' if tries[0] == 1 else 'tries'} before "
+                                  f"{_ran_out(env)}"
                                   ": the condition may be impossible, rare, or costly to "
                                   "check") from None
             raise RuleError(f"arrange: no arrangement found in {limit:,} tries (max_tries): "
