@@ -300,7 +300,7 @@ def _test_against_base(console: Console, targets: list[str]) -> None:
 
     if not targets:
         raise UsageError("--base needs the variants to compare, e.g. "
-                         "`tabletop test caldera-two-trios --base`")
+                         "`tabletop test my-variant --base`")
     for target in targets:
         comparison = compare_with_base(find_ruleset(target))
         console.print(Text(f"{_shown_path(comparison.base_tests)} "

@@ -2,7 +2,7 @@
 
 A constrained random set-up deals values to places one at a time and checks the
 condition at each place, starting again at the first failure: tens of thousands of
-checks for one Caldera volcano. Calling a compiled condition for each costs more than
+checks for one board of a few dozen places. Calling a compiled condition for each costs more than
 the check itself, so the whole deal is generated here, the condition's code (from
 ``codegen``'s writer, its names `value`, `place`, `assigned` Python locals) in the
 loop's body. As everywhere in generated code, a check the fast path cannot decide is

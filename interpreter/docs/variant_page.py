@@ -6,7 +6,7 @@ its base are compiled, and each item is described from the game it belongs to (t
 item from the base, the new one from the variant), so a count reads as a number of
 pieces, an end rule as its text and its exact condition, an effect as its designer's
 `text:` with the generated rule under it. A changed item lists only what reads
-differently, each with what the base says (“in Caldera: …”).
+differently, each with what the base says (“in My Game: …”).
 
 Entries are Describer lines (nesting by the describer's indent), turned into a nested
 Markdown list by `markdown_list`; within each heading they follow the order of the
@@ -417,7 +417,7 @@ def _differences(old: _Item, new: _Item, base: str, indent: str) -> Lines:
                              else MISSING.get(aspect, "not said"), indent)
             if _one_sentence(words, indent):
                 said = [*_said(head, words, indent), *_nest(old_said, indent)]
-            else:  # several sentences: “Now” and “In Caldera” side by side under the head
+            else:  # several sentences: “Now” and “In My Game” side by side under the head
                 said = [f"{head}:" if head else "Now and before:",
                         *_nest(_said("Now", words, indent), indent), *_nest(old_said, indent)]
         lines += said if single else _nest(said, indent)
@@ -425,7 +425,7 @@ def _differences(old: _Item, new: _Item, base: str, indent: str) -> Lines:
 
 
 def _option_default(old: Any, new: Any, base: str) -> str | None:
-    """`The option **Power Play** is off unless chosen (in Caldera: on).`"""
+    """`The option **Power Play** is off unless chosen (in My Game: on).`"""
     if old is None or new is None or old.type != new.type:
         return None
     same = all(getattr(old, k) == getattr(new, k)

@@ -249,7 +249,7 @@ class VariantGame(Node):
     """A variant's own name and title; any other game fact it gives replaces the base's."""
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="file-name id, e.g. "
-                      "caldera-two-trios")
+                      "my-game-two-winners")
     title: str
     designer: str | None = None
     year: int | None = None

@@ -24,7 +24,7 @@ PAUSE = -1
 SWITCH = -2
 
 MAX_CALL_DEPTH = 200
-"""Deepest nesting of procedure calls and triggers (Bottoms Up's chains reach 4): each
+"""Deepest nesting of procedure calls and triggers (the bundled games' chains reach 4): each
 level is a frame saved in the state, so an endless recursion must stop early."""
 
 DECISION_STEPS = 100
