@@ -525,15 +525,17 @@ class _Writer:
         return self.charged_list(x, impl, [x, item], f"[{v} for {v} in {x} if {v} != {item}]",
                                  f" and type({item}) is not list and type({item}) is not tuple")
 
-    def f_first(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+    def list_end(self, codes: list[str], impl: Any, index: int) -> str:
+        """`first`/`last` of a list (null when empty); anything else by the built-in."""
         x = self.atom(codes[0])
-        return (f"(({x}[0] if {x} else None) if type({x}) is list "
+        return (f"(({x}[{index}] if {x} else None) if type({x}) is list "
                 f"else {self.obj(impl)}(env, {x}))")
 
+    def f_first(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        return self.list_end(codes, impl, 0)
+
     def f_last(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
-        x = self.atom(codes[0])
-        return (f"(({x}[-1] if {x} else None) if type({x}) is list "
-                f"else {self.obj(impl)}(env, {x}))")
+        return self.list_end(codes, impl, -1)
 
     def f_pieces(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         """`pieces(place)`: a copy of its stack, charged by its length (a zone or a list
