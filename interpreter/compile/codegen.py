@@ -159,6 +159,12 @@ class _Writer:
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.indent + line)
 
+    def charge(self, amount: str, indent: str = "") -> None:
+        """Charge `amount` (code) to the steps, stopping when the budget is spent, as the
+        careful path charges."""
+        self.emit(f"{indent}env.steps += {amount}")
+        self.emit(f"{indent}if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+
     def tmp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.counter)}"
 
@@ -316,8 +322,7 @@ class _Writer:
         self.emit(f"if type({a}) is list and type({b}) is list and "
                   f"len({a}) + len({b}) <= {limit}:")
         self.emit(f"    {r} = {a} + {b}")
-        self.emit(f"    env.steps += len({r})")
-        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.charge(f"len({r})", "    ")
         self.emit("else:")
         self.emit(f"    {r} = {slow}(env, {a}, {b})")
         self.lists.add(r)
@@ -350,8 +355,7 @@ class _Writer:
             x, y = self.atom(x), self.atom(y)
             r = self.tmp()
             self.emit(f"if type({y}) is list:")
-            self.emit(f"    env.steps += len({y})")
-            self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+            self.charge(f"len({y})", "    ")
             self.emit(f"    {r} = {x} in {y}")
             self.emit("else:")
             self.emit(f"    {r} = {self.obj(ex._contains)}(env, {x}, {y})")
@@ -490,29 +494,23 @@ class _Writer:
         (no partial sum can then be too large); anything else by the built-in (floats
         too: Python's own sum may add them more exactly than one at a time)."""
         x = self.atom(codes[0])
-        r = self.tmp()
-        big = self.scope.limits.largest_number
-        self.emit(f"if type({x}) is list and type({r} := sum(map(abs, {x}))) is int "
-                  f"and {r} <= {big}:")
-        self.emit(f"    env.steps += len({x})")
-        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
-        self.emit(f"    {r} = sum({x})")
-        self.emit("else:")
-        self.emit(f"    {r} = {self.obj(impl)}(env, {x})")
-        return r
+        total, big = self.tmp(), self.scope.limits.largest_number
+        return self.charged_list(x, impl, [x], f"sum({x})", is_list=False, also=(
+            f" and type({total} := sum(map(abs, {x}))) is int and {total} <= {big}"))
 
     def charged_list(self, x: str, impl: Any, codes: list[str], make: str,
-                     also: str = "") -> str:
-        """`make` (an expression of `x`) when `x` is a list (and `also` holds), charged by
-        its length as the built-in charges it; anything else by the built-in."""
+                     also: str = "", is_list: bool = True) -> str:
+        """`make` (an expression of `x`, a list unless `is_list` is false) when `x` is a
+        list (and `also` holds), charged by its length as the built-in charges it;
+        anything else by the built-in."""
         r = self.tmp()
         self.emit(f"if type({x}) is list{also}:")
-        self.emit(f"    env.steps += len({x})")
-        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.charge(f"len({x})", "    ")
         self.emit(f"    {r} = {make}")
         self.emit("else:")
         self.emit(f"    {r} = {self.obj(impl)}(env, {', '.join(codes)})")
-        self.lists.add(r)
+        if is_list:
+            self.lists.add(r)
         return r
 
     def f_sorted(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
@@ -546,8 +544,7 @@ class _Writer:
         self.emit(f"    {r} = {self.sites()}[{x}][:]")
         self.emit(f"    if len({r}) > {self.scope.limits.list_length}: "
                   f"{self.obj(give_up)}()")
-        self.emit(f"    env.steps += len({r})")
-        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.charge(f"len({r})", "    ")
         self.emit("else:")
         self.emit(f"    {r} = {self.obj(impl)}(env, {x})")
         self.lists.add(r)
@@ -561,8 +558,7 @@ class _Writer:
         if x not in self.piece_lists:
             return None
         r = self.tmp()
-        self.emit(f"env.steps += len({x})")
-        self.emit(f"if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.charge(f"len({x})")
         self.emit(f"{r} = {self.obj(first_of_each_kind)}({x}, env.game.piece_kind_id)")
         self.lists.add(r)
         return r
@@ -590,8 +586,7 @@ class _Writer:
         r = self.tmp()
         copy = "" if self.only_read else "[:]"
         self.emit(f"{r} = {self.obj(places, 'the places of ' + node.id)}{copy}")
-        self.emit(f"env.steps += {len(places)}")
-        self.emit(f"if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.charge(f"{len(places)}")
         self.lists.add(r)
         return r
 
@@ -635,8 +630,7 @@ class _Writer:
         self.emit(f"    {r} = {self.obj(table, f'the neighbours ({what}) of each square')}"
                   f"[{x}]{copy}")
         if dirs is not None:  # the built-in charges the directions it is given
-            self.emit(f"    env.steps += {len(dirs)}")
-            self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+            self.charge(f"{len(dirs)}", "    ")
         self.emit("else:")
         self.emit(f"    {r} = {self.obj(impl)}({', '.join(['env', x, *codes[1:]])})")
         self.lists.add(r)
@@ -721,12 +715,10 @@ class _Writer:
         src = self.tmp()
         self.emit(f"{src} = {source}")
         if self.is_list(source):
-            self.emit(f"env.steps += len({src}) * {per}")
-            self.emit(f"if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+            self.charge(f"len({src}) * {per}")
             return src
         self.emit(f"if type({src}) is list:")
-        self.emit(f"    env.steps += len({src}) * {per}")
-        self.emit(f"    if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.charge(f"len({src}) * {per}", "    ")
         self.emit("else:")
         self.emit(f"    {src} = {items}(env, {src}, {per})")
         return src
@@ -1063,8 +1055,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         what_for = f"'for: {parts.names[d]}'"
         w.emit(f"{items} = {source}")
         w.emit(f"if type({items}) is list:")
-        w.emit(f"    env.steps += len({items}) * {per}")
-        w.emit(f"    if env.steps > env.step_limit: {w.obj(overspent)}(env)")
+        w.charge(f"len({items}) * {per}", "    ")
         w.emit("else:")
         w.emit(f"    {items} = {w.obj(ex.loop_items)}(env, {items}, {per}, "
                f"{what_for!r})")

@@ -282,9 +282,8 @@ class Game:
         random draws as choosing from the full list, so the same games."""
         spec = self.choices[state.frames[-1][0]]
         listed = state._cache.get(seat) if state._cache is not None else None
-        if listed:  # someone listed them all already: choose from that list
-            kinds = sorted({spec.kinds[k].id: k for k, _ in listed}.items())
-            k = kinds[agent.pick(len(kinds))][1] if len(kinds) > 1 else kinds[0][1]
+        if listed:  # someone listed them all already (uncharged): choose from that list
+            k = _pick_kind(spec, agent, {k for k, _ in listed})
             mine = [raw for raw in listed if raw[0] == k]
             return mine[agent.pick(len(mine))]
         env = self.env(state)
@@ -301,12 +300,11 @@ class Game:
             if len(spec.kinds) == 1:
                 env.temps["chooser"] = seat
                 k = 0
-            else:  # a kind first, by its id, as the random player picks from a list
-                found = sorted((spec.kinds[i].id, i) for i in
-                               spec.kinds_with_options(env, seat))
+            else:
+                found = spec.kinds_with_options(env, seat)
                 if not found:
                     raise RuleError(f"{self.seat_name(seat)} has no option at this decision")
-                k = found[agent.pick(len(found)) if len(found) > 1 else 0][1]
+                k = _pick_kind(spec, agent, found)
             sized = spec._located(env, k, spec.kinds[k].sized) if spec.kinds[k].direct else None
             if sized is not None:
                 count, nth = sized
@@ -425,6 +423,13 @@ class Game:
         if self._compiler is None:
             raise RuleError("this game was not compiled from a ruleset")
         return self._compiler.compile_outside(text, temps, local_names)
+
+
+def _pick_kind(spec: ChoiceSpec, agent: RandomAgent, kinds: Iterable[int]) -> int:
+    """The kind the random player picks among those with options: by their ids, as it
+    picks from a full list (no draw when there is one)."""
+    by_id = sorted((spec.kinds[k].id, k) for k in kinds)
+    return by_id[agent.pick(len(by_id)) if len(by_id) > 1 else 0][1]
 
 
 def normalize_notation(text: str) -> str:
