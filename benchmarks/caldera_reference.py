@@ -26,8 +26,6 @@ An option is an int: a cap move ``8 * origin + direction`` (0-199), a Power Play
 
 from __future__ import annotations
 
-import random
-
 from interpreter.run.rng import seed_state
 
 # -- the board ------------------------------------------------------------------------
@@ -402,19 +400,36 @@ class Caldera:
         }
 
 
+class _Draws:
+    """A random player's generator: SplitMix64 from its seed folded to 64 bits, a draw
+    below n by rejection, as interpreter.run.rng.below draws."""
+
+    def __init__(self, seed: int) -> None:
+        self.r = (seed ^ (seed >> 64)) & MASK64
+
+    def randrange(self, n: int) -> int:
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            self.r = (self.r + GOLDEN) & MASK64
+            z = _mix(self.r)
+            if z < limit:
+                return z % n
+
+
 def random_playout(seed: int, players: int = 2, agent_seeds: list[int] | None = None,
                    power_play: bool = True, game: Caldera | None = None
                    ) -> tuple[Caldera, list[str]]:
     """One game between random players; returns the final position and the notations.
 
-    Each seat draws from its own ``random.Random`` (seeded by ``agent_seeds[seat - 1]``)
+    Each seat draws from its own SplitMix64 (seeded by ``agent_seeds[seat - 1]`` folded to
+    64 bits, as the engine's random player is)
     with the engine's random player's policy: a kind of option (cap move or Power Play)
     at random, then an option of that kind. `game`: a game already set up (for `seed`,
     `players` and `power_play`), played on in place."""
     if game is None:
         game = Caldera(seed, players, power_play)
     seeds = agent_seeds or [seed * 31 + s for s in range(1, players + 1)]
-    rngs = [None] + [random.Random(s) for s in seeds]
+    rngs = [None] + [_Draws(s) for s in seeds]
     log = []
     while not game.over:
         rng = rngs[game.current]

@@ -126,9 +126,9 @@ def test_a_loaded_games_computer_players_are_reseeded_by_a_hash() -> None:
     assert set(resumed) == {2, 3}
     for seat, agent in resumed.items():
         expected = make_agent("random", rng.derive_seed(seed, "agent", seat, k))
-        assert agent.rng.getstate() == expected.rng.getstate()  # type: ignore[attr-defined]
+        assert agent.rng == expected.rng  # type: ignore[attr-defined]
         linear = build_agents(seats, seed + k)[seat]
-        assert agent.rng.getstate() != linear.rng.getstate()  # type: ignore[attr-defined]
+        assert agent.rng != linear.rng  # type: ignore[attr-defined]
 
 
 def test_seeds_on_the_command_line() -> None:

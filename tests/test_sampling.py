@@ -62,12 +62,12 @@ def check_position(game: Game, state: State, seat: int, seed: int) -> tuple[int,
     assert sampled == options[index].raw, (
         f"sampled {sampled}, the full list gives {options[index].raw} "
         f"(option {index} of {len(options)})")
-    assert sampler.rng.getstate() == lister.rng.getstate() == raw_lister.rng.getstate()
+    assert sampler.rng == lister.rng == raw_lister.rng
     # once the options are listed (and kept with the state), sampling chooses from that
     # list: the same choice with the same draws
     again = RandomAgent(seed)
     assert game.sample_option(state, seat, again) == sampled
-    assert again.rng.getstate() == sampler.rng.getstate()
+    assert again.rng == sampler.rng
     return sampled
 
 
@@ -196,6 +196,6 @@ def test_the_chi_square_test_tells_a_uniform_pick_over_all_options_apart() -> No
     sizes = Counter(o.kind for o in listed)
     expected = {o.raw: SAMPLES / len(sizes) / sizes[o.kind] for o in listed}
     agent = RandomAgent(2024)
-    counts = Counter(listed[agent.rng.randrange(len(listed))].raw for _ in range(SAMPLES))
+    counts = Counter(listed[agent.pick(len(listed))].raw for _ in range(SAMPLES))
     stat = sum((counts[raw] - e) ** 2 / e for raw, e in expected.items())
     assert chi2_sf(stat, len(expected) - 1) < P_FAIL

@@ -73,6 +73,8 @@ class Game:
         self.piece_kind_id: list[int] = []
         """A number for each piece's kind (its attribute values): quicker to compare."""
         self.piece_start: list[int] = []
+        self._start_sites: list[list[int]] | None = None
+        """Each site's pieces before the set-up (made once, from piece_start)."""
         self.value_names: dict[Any, str] = {}
         self.value_styles: dict[str, dict[Any, str]] = {}
         self.end_rules: list[EndRuleInfo] = []
@@ -155,10 +157,13 @@ class Game:
         """Pieces in their start zones, variables at their initial values; no flow yet."""
         st = object.__new__(State)
         st.players = players
-        st.sites = [[] for _ in self.site_name]
-        for piece, site in enumerate(self.piece_start):
-            st.sites[site].append(piece)
-        st.loc = list(self.piece_start)
+        start = self._start_sites
+        if start is None or len(start) != len(self.site_name):
+            start = self._start_sites = [[] for _ in self.site_name]
+            for piece, site in enumerate(self.piece_start):
+                start[site].append(piece)
+        st.sites = [pieces[:] for pieces in start]
+        st.loc = self.piece_start[:]
         st.vars = {}
         st.seat_vars = {}
         st.frames = []
@@ -174,6 +179,11 @@ class Game:
         st.steps = 0
         st._cache = None
         st._log_json = None
+        if self.variables:
+            self._set_initial_values(st, players)
+        return st
+
+    def _set_initial_values(self, st: State, players: int) -> None:
         env = Env(self, st)
         for var in self.variables.values():
             try:
@@ -188,7 +198,6 @@ class Game:
             except RuleError as exc:
                 raise exc.at(var.loc, f"the initial value of variable '{var.id}'",
                              self.source_line(var.loc)).during(0) from None
-        return st
 
     def start_turn(self, state: State, seat: int) -> None:
         """Begin `seat`'s turn on a state built by hand (a scenario's position) and run
@@ -280,13 +289,32 @@ class Game:
         kinds have an option, then the options of the one kind picked (or, for a kind
         that is every combination of its sources, the n-th straight away). The same
         random draws as choosing from the full list, so the same games."""
+        return self._sample(state, seat, agent, searched, self.env(state))
+
+    def play_sampled(self, state: State, seat: int, agent: RandomAgent,
+                     searched: list[int] | None = None) -> str:
+        """`sample_option` then `apply_trusted` in one go, on one machine: the sampling's
+        work is not charged to the game (its steps, names and cached definitions are
+        dropped before the choice is carried out), so the game is the same step for
+        step."""
+        m = Machine(self, state)
+        env = m.env
+        limit, budget = env.step_limit, env.step_budget
+        env.step_limit, env.step_budget = self.budgets.steps_per_decision, "steps_per_decision"
+        raw = self._sample(state, seat, agent, searched, env)
+        env.steps, env.step_limit, env.step_budget = 0, limit, budget
+        env.temps.clear()
+        env.cache.clear()
+        return m.decide(self.choices[state.frames[-1][0]], seat, raw)
+
+    def _sample(self, state: State, seat: int, agent: RandomAgent,
+                searched: list[int] | None, env: Env) -> tuple[int, tuple]:
         spec = self.choices[state.frames[-1][0]]
         listed = state._cache.get(seat) if state._cache is not None else None
         if listed:  # someone listed them all already (uncharged): choose from that list
             k = _pick_kind(spec, agent, {k for k, _ in listed})
             mine = [raw for raw in listed if raw[0] == k]
             return mine[agent.pick(len(mine))]
-        env = self.env(state)
         if searched is not None:
             # a playout counts its players' own search with the rules' steps, so that it
             # still stops on the game's budget when the options grow without end (the

@@ -67,7 +67,7 @@ def decide(game: Game, state: State, seat: int, agent: Agent,
     `searched` counts the steps of its search, which a playout bounds with the game's
     step budget."""
     if isinstance(agent, RandomAgent):
-        raw = game.sample_option(state, seat, agent, searched)
+        return game.play_sampled(state, seat, agent, searched)
     else:
         options = game.legal_options(state, seat)
         raw = options[agent.choose(lambda: view(game, state, seat),

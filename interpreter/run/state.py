@@ -150,17 +150,19 @@ class State:
         s.current = int(data["current"])
         s.turn = int(data["turn"])
         s.decisions = int(data["decisions"])
-        s.log = None
+        log = None
         for e in data["log"]:
-            s.log = (tuple(tuple(x) if isinstance(x, list) else x for x in e), s.log)
+            log = (tuple([tuple(x) if type(x) is list else x for x in e]), log)
+        s.log = log
         s.over = bool(data["over"])
         s.winners = None if data["winners"] is None else list(data["winners"])
         s.reason = data["reason"]
         s.steps = int(data.get("steps", 0))
         s._cache = None
-        # the log as JSON is what was read (copied): writing it again converts nothing
-        s._log_json = (s.log, [[list(x) if isinstance(x, list | tuple) else x for x in e]
-                               for e in data["log"]])
+        # the log as JSON is what was read: writing the state again converts nothing (its
+        # entries are shared with `data`, as to_json shares them with its cache: JSON data
+        # is read and written, not edited in place)
+        s._log_json = (log, [e if type(e) is list else list(e) for e in data["log"]])
         s.loc = locate_pieces(s.sites, n_pieces)
         return s
 
