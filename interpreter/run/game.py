@@ -325,7 +325,8 @@ class Game:
         try:
             # the machine paused here only because the seat has an option: with one
             # kind, that is the kind
-            if len(spec.kinds) == 1:
+            kinds = spec.kinds
+            if len(kinds) == 1:
                 env.temps["chooser"] = seat
                 k = 0
             else:
@@ -333,11 +334,21 @@ class Game:
                 if not found:
                     raise RuleError(f"{self.seat_name(seat)} has no option at this decision")
                 k = _pick_kind(spec, agent, found)
-            sized = spec._located(env, k, spec.kinds[k].sized) if spec.kinds[k].direct else None
+            kind = kinds[k]
+            sized = spec._located(env, k, kind.sized) if kind.direct else None
             if sized is not None:
                 count, nth = sized
             else:
-                options = spec.kind_options(env, k)
+                values = kind.values
+                if values is None:
+                    options = spec.kind_options(env, k)
+                else:  # kind_options, one call less
+                    try:
+                        options = values(env)
+                    except RuleError as exc:
+                        raise spec._locate(env, k, exc) from None
+                    except RecursionError:
+                        raise spec._too_deep(env) from None
                 count, nth = len(options), options.__getitem__
             if not count:
                 raise RuleError(f"{self.seat_name(seat)} has no option at this decision")

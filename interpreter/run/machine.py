@@ -204,10 +204,11 @@ class Machine:
         else:
             st.sites[site].append(piece)
         st.loc[piece] = site
-        self.env.forget("board")
-        zone = self.game.site_zone[site]
-        if zone.triggers:
-            self._queue_triggers(zone.triggers, piece, site)
+        if self.env.cache:
+            self.env.forget("board")
+        triggers = self.game.site_zone[site].triggers
+        if triggers:
+            self._queue_triggers(triggers, piece, site)
 
     def _queue_triggers(self, triggers: list[int], piece: int, site: int) -> None:
         temps = self.env.temps
@@ -276,8 +277,10 @@ class Machine:
             raise BudgetError("turns_per_game", f"the game went past "
                               f"{self.game.budgets.turns_per_game:,} turns; the rules may "
                               "never end")
-        self.env.locals.clear()
-        self.env.forget("turn")
+        env = self.env
+        env.locals.clear()
+        if env.cache:
+            env.forget("turn")
         return next_pc
 
     def end_turn(self, turn_pc: int) -> int:
@@ -293,14 +296,15 @@ class Machine:
                 raise exc.at(rule.loc, f"end rule '{rule.id}'",
                              self.game.source_line(rule.loc)) from None
         st.current = st.current % st.players + 1
-        env.forget("turn")
+        if env.cache:
+            env.forget("turn")
         return turn_pc
 
     # -- decisions -----------------------------------------------------------------------
     def ask(self, spec: ChoiceSpec) -> int:
         st = self.state
         env = self.env
-        if spec.simultaneous:
+        if spec.seats is not None:  # simultaneous
             slot = env.locals.get(spec.slot)
             if slot is None:
                 seats = spec.seats(env)  # type: ignore[misc]
@@ -317,11 +321,18 @@ class Machine:
             if len(slot["picked"]) == len(slot["seats"]):
                 return spec.resolve_pc
             return PAUSE
-        seat = spec.seat(env) if spec.seat is not None else st.current
-        self.seat_index(seat)
-        if not self.has_option(spec, seat):
-            return spec.none.pc if spec.none is not None else spec.after.pc
-        return PAUSE
+        if spec.seat is not None:
+            seat = spec.seat(env)
+            self.seat_index(seat)
+        else:
+            seat = st.current  # always a seat
+        st._cache = None
+        try:
+            if spec.has_option(env, seat):
+                return PAUSE
+        except RuleError as exc:
+            raise exc.during(st.decisions) from None
+        return spec.none.pc if spec.none is not None else spec.after.pc
 
     def has_option(self, spec: ChoiceSpec, seat: int) -> bool:
         """Whether `seat` has an option here: a pause only needs to know that (listing
@@ -361,23 +372,23 @@ class Machine:
         notation (written once, here, where the log needs it)."""
         st = self.state
         env = self.env
+        budgets = self.game.budgets
         st.decisions += 1
         self.limit_steps(setup=False)
         env.steps += DECISION_STEPS
-        if st.decisions > self.game.budgets.decisions_per_game:
+        if st.decisions > budgets.decisions_per_game:
             exc = BudgetError("decisions_per_game", f"the game went past "
-                              f"{self.game.budgets.decisions_per_game:,} decisions")
+                              f"{budgets.decisions_per_game:,} decisions")
             raise exc.at(spec.loc, "this decision (choose)", self.game.source_line(spec.loc)
                          ).during(st.decisions) from None
-        env.mentioned = []
-        bound: dict[str, Any] = {}
+        env.mentioned = mentioned = []
         try:
-            notation = spec.render(env, seat, option, label=False, bound=bound)
+            notation, bound = spec.notation_and_names(env, seat, option)
         finally:
-            mentioned, env.mentioned = tuple(env.mentioned), None
-        st.append_log(("decision", seat, notation, spec.secret, mentioned))
+            env.mentioned = None
+        st.log = (("decision", seat, notation, spec.secret, tuple(mentioned)), st.log)
         st._cache = None
-        if spec.simultaneous:
+        if spec.seats is not None:  # simultaneous
             slot = env.locals[spec.slot]
             picked = {**slot["picked"], str(seat): [option[0], list(option[1])]}
             env.locals[spec.slot] = {**slot, "picked": picked}

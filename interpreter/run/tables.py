@@ -298,7 +298,10 @@ class ChoiceSpec:
         env.temps["chooser"] = seat
         k = 0
         try:
-            for k in range(len(self.kinds)):  # k names the kind in an error
+            kinds = self.kinds
+            if len(kinds) == 1 and kinds[0].exists is not None:
+                return kinds[0].exists(env)
+            for k in range(len(kinds)):  # k names the kind in an error
                 kind = self.kinds[k]
                 exists = kind.exists
                 if exists(env) if exists is not None else careful_values(kind, env):
@@ -333,29 +336,33 @@ class ChoiceSpec:
             self.loc, "this decision (choose)", env.game.source_line(self.loc))
 
     def bind(self, env: Any, seat: int, option: tuple[int, tuple]) -> dict[str, Any]:
-        """The names an option gives (chooser, its `for` values, its `let` values)."""
-        k, values = option
-        kind = self.kinds[k]
+        """The names an option gives (chooser, its `for` values, its `let` values), set
+        as temporaries of `env` and returned."""
+        kind = self.kinds[option[0]]
+        bound = {"chooser": seat}
+        bound.update(zip(kind.names, option[1], strict=True))
         temps = env.temps
-        temps["chooser"] = seat
-        bound: dict[str, Any] = {"chooser": seat}
-        for name, v in zip(kind.names, values, strict=True):
-            temps[name] = v
-            bound[name] = v
+        temps.update(bound)
         for name, value in kind.lets:
-            v = value(env)
-            temps[name] = v
-            bound[name] = v
+            temps[name] = bound[name] = value(env)
         return bound
 
-    def render(self, env: Any, seat: int, option: tuple[int, tuple], label: bool,
-               bound: dict[str, Any] | None = None) -> str:
-        """The option's notation (or label); the names it binds are added to `bound`."""
+    def notation_and_names(self, env: Any, seat: int, option: tuple[int, tuple]
+                           ) -> tuple[str, dict[str, Any]]:
+        """The option's notation and the names it binds (`render` for a decision)."""
         kind = self.kinds[option[0]]
         try:
-            names = self.bind(env, seat, option)
-            if bound is not None:
-                bound.update(names)
+            bound = self.bind(env, seat, option)
+            return kind.notation(env), bound
+        except RuleError as exc:
+            raise exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc)
+                         ) from None
+
+    def render(self, env: Any, seat: int, option: tuple[int, tuple], label: bool) -> str:
+        """The option's notation (or label)."""
+        kind = self.kinds[option[0]]
+        try:
+            self.bind(env, seat, option)
             return (kind.label if label else kind.notation)(env)
         except RuleError as exc:
             raise exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc)
