@@ -6,10 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from interpreter.agents.base import OptionChoice
-from interpreter.run.rng import GOLDEN, MASK
-
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
+from interpreter.run.rng import MASK, below
 
 
 class RandomAgent:
@@ -38,23 +35,12 @@ class RandomAgent:
         return indices[self.pick(len(indices))]
 
     def pick(self, n: int) -> int:
-        """A uniform draw from range(n), as `rng.below` draws (SplitMix64, rejecting the
-        top of the range that n does not divide evenly). One draw of `choose`, for
+        """A uniform draw from range(n) (`rng.below`). One draw of `choose`, for
         choosing without the list (Game.sample_option): first among the kinds that have
         options (sorted, when there are several), then among the options of the kind
         picked; the same draws, so the same games."""
-        if not 0 < n <= 1 << 64:
-            raise ValueError(f"pick() needs 1 <= n <= 2**64, got {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
-        state = self.rng
-        while True:
-            state = (state + GOLDEN) & MASK
-            z = ((state ^ (state >> 30)) * _MIX1) & MASK
-            z = ((z ^ (z >> 27)) * _MIX2) & MASK
-            z ^= z >> 31
-            if z < limit:
-                self.rng = state
-                return z % n
+        self.rng, index = below(self.rng, n)
+        return index
 
     def choose_raw(self, kinds: Sequence[str]) -> int:
         """Fast path for playouts: the same choice from the options' kinds alone."""

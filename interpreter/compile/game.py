@@ -657,6 +657,9 @@ class _Compiler:
                 self.error(f"seat {seat} is more than the game's {zone.owners} seats", loc)
                 seat = 1
             g.piece_start.append(zone.site_for(seat) if zone.per_seat and seat else zone.first)
+        g.start_sites = [[] for _ in g.site_name]
+        for piece, site in enumerate(g.piece_start):
+            g.start_sites[site].append(piece)
 
     def variables(self) -> None:
         g = self.game

@@ -73,8 +73,8 @@ class Game:
         self.piece_kind_id: list[int] = []
         """A number for each piece's kind (its attribute values): quicker to compare."""
         self.piece_start: list[int] = []
-        self._start_sites: list[list[int]] | None = None
-        """Each site's pieces before the set-up (made once, from piece_start)."""
+        self.start_sites: list[list[int]] = []
+        """Each site's pieces before the set-up (from piece_start; blank states copy it)."""
         self.value_names: dict[Any, str] = {}
         self.value_styles: dict[str, dict[Any, str]] = {}
         self.end_rules: list[EndRuleInfo] = []
@@ -157,12 +157,7 @@ class Game:
         """Pieces in their start zones, variables at their initial values; no flow yet."""
         st = object.__new__(State)
         st.players = players
-        start = self._start_sites
-        if start is None or len(start) != len(self.site_name):
-            start = self._start_sites = [[] for _ in self.site_name]
-            for piece, site in enumerate(self.piece_start):
-                start[site].append(piece)
-        st.sites = [pieces[:] for pieces in start]
+        st.sites = [pieces[:] for pieces in self.start_sites]
         st.loc = self.piece_start[:]
         st.vars = {}
         st.seat_vars = {}
@@ -339,16 +334,7 @@ class Game:
             if sized is not None:
                 count, nth = sized
             else:
-                values = kind.values
-                if values is None:
-                    options = spec.kind_options(env, k)
-                else:  # kind_options, one call less
-                    try:
-                        options = values(env)
-                    except RuleError as exc:
-                        raise spec._locate(env, k, exc) from None
-                    except RecursionError:
-                        raise spec._too_deep(env) from None
+                options = spec.kind_options(env, k)
                 count, nth = len(options), options.__getitem__
             if not count:
                 raise RuleError(f"{self.seat_name(seat)} has no option at this decision")

@@ -204,8 +204,7 @@ class Machine:
         else:
             st.sites[site].append(piece)
         st.loc[piece] = site
-        if self.env.cache:
-            self.env.forget("board")
+        self.env.forget("board")
         triggers = self.game.site_zone[site].triggers
         if triggers:
             self._queue_triggers(triggers, piece, site)
@@ -277,10 +276,8 @@ class Machine:
             raise BudgetError("turns_per_game", f"the game went past "
                               f"{self.game.budgets.turns_per_game:,} turns; the rules may "
                               "never end")
-        env = self.env
-        env.locals.clear()
-        if env.cache:
-            env.forget("turn")
+        self.env.locals.clear()
+        self.env.forget("turn")
         return next_pc
 
     def end_turn(self, turn_pc: int) -> int:
@@ -296,15 +293,14 @@ class Machine:
                 raise exc.at(rule.loc, f"end rule '{rule.id}'",
                              self.game.source_line(rule.loc)) from None
         st.current = st.current % st.players + 1
-        if env.cache:
-            env.forget("turn")
+        env.forget("turn")
         return turn_pc
 
     # -- decisions -----------------------------------------------------------------------
     def ask(self, spec: ChoiceSpec) -> int:
         st = self.state
         env = self.env
-        if spec.seats is not None:  # simultaneous
+        if spec.simultaneous:
             slot = env.locals.get(spec.slot)
             if slot is None:
                 seats = spec.seats(env)  # type: ignore[misc]
@@ -326,12 +322,8 @@ class Machine:
             self.seat_index(seat)
         else:
             seat = st.current  # always a seat
-        st._cache = None
-        try:
-            if spec.has_option(env, seat):
-                return PAUSE
-        except RuleError as exc:
-            raise exc.during(st.decisions) from None
+        if self.has_option(spec, seat):
+            return PAUSE
         return spec.none.pc if spec.none is not None else spec.after.pc
 
     def has_option(self, spec: ChoiceSpec, seat: int) -> bool:
@@ -388,7 +380,7 @@ class Machine:
             env.mentioned = None
         st.log = (("decision", seat, notation, spec.secret, tuple(mentioned)), st.log)
         st._cache = None
-        if spec.seats is not None:  # simultaneous
+        if spec.simultaneous:
             slot = env.locals[spec.slot]
             picked = {**slot["picked"], str(seat): [option[0], list(option[1])]}
             env.locals[spec.slot] = {**slot, "picked": picked}

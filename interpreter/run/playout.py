@@ -92,17 +92,11 @@ def play_game(game: Game, players: int | None, seed: int, agents: dict[int, Agen
             raise IllegalMove(f"move {number} ('{_shown(text)}'): {exc}") from None
         decisions.append((seat, notation))
     searched = [0]
-    choices = game.choices
     while not state.over:
-        spec = choices.get(state.frames[-1][0]) if state.frames else None
-        if spec is not None and spec.seat is None and spec.seats is None:
-            seat = state.current  # the usual decision: the current seat's
-        else:
-            seats = game.deciding_seats(state)
-            if not seats:
-                raise RuleError("the game is stuck: no seat has a decision and it is not "
-                                "over")
-            seat = seats[0]
+        seats = game.deciding_seats(state)
+        if not seats:
+            raise RuleError("the game is stuck: no seat has a decision and it is not over")
+        seat = seats[0]
         decisions.append((seat, decide(game, state, seat, agents[seat], searched)))
     return GameResult(seed, state.players, list(state.winners or []), game.scores(state),
                       state.turn, decisions, state.reason, state if keep_state else None)

@@ -269,10 +269,11 @@ class ChoiceSpec:
     slot: str = ""
     resolve_pc: int = -1
     loc: Location | None = None
+    simultaneous: bool = field(init=False, default=False)
+    """Every seat in `seats` decides at once (read on every decision: an attribute)."""
 
-    @property
-    def simultaneous(self) -> bool:
-        return self.seats is not None
+    def __post_init__(self) -> None:
+        self.simultaneous = self.seats is not None
 
     def list_options(self, env: Any, seat: int) -> list[tuple[int, tuple]]:
         """Every legal option of `seat`; an error names the option kind and the decision."""
@@ -298,10 +299,7 @@ class ChoiceSpec:
         env.temps["chooser"] = seat
         k = 0
         try:
-            kinds = self.kinds
-            if len(kinds) == 1 and kinds[0].exists is not None:
-                return kinds[0].exists(env)
-            for k in range(len(kinds)):  # k names the kind in an error
+            for k in range(len(self.kinds)):  # k names the kind in an error
                 kind = self.kinds[k]
                 exists = kind.exists
                 if exists(env) if exists is not None else careful_values(kind, env):
