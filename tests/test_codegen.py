@@ -60,6 +60,8 @@ GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\
                             r"|str|len|range|set|dict|sum|abs|map|sorted|tuple"
                             # stretches of instructions (compile.stretches)
                             r"|stretch\d+|i\d+|c\d+|m|r|at|overspent|BaseException"
+                            # instructions written into stretches (compile.inlines)
+                            r"|[a-z_]+\d*_\d+|exc|k|seat|piece|site|old|RecursionError"
                             r"|text"  # a template's text
                             # the deal of arrange (compile.deal)
                             r"|deal|steps|deck|places|tries|per_place|step_limit|left|bound"
@@ -67,7 +69,10 @@ GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\
 ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "current", "players",
               "turn", "vars", "rng", "append", "cache", "fromkeys", "mentioned",
               "env", "triggers", "over", "frames", "fault", "join", "game",
-              "piece_kind_id"}
+              "piece_kind_id",
+              # instructions written into stretches (compile.inlines)
+              "_cache", "forget", "finish", "text", "clear", "seat_index", "pop", "insert",
+              "move", "loc", "site_zone", "remove"}
 
 
 @pytest.mark.parametrize("name", RULESETS)

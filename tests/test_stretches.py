@@ -8,6 +8,7 @@ at the decision that paused, and an error located at the effect it came from.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -109,3 +110,80 @@ end:""")
         state = game.new_state(2, 1)
         game.apply_in_place(state, 1, "go")
         assert state.vars["v"] == 20
+
+
+def _outcome(game: Any, moves: int = 6) -> str:
+    """What playing `moves` decisions gives: the state as JSON, or the error's text."""
+    state = game.new_state(2, 1)
+    try:
+        for _ in range(moves):
+            if state.over:
+                break
+            seat = game.deciding_seats(state)[0]
+            game.apply_in_place(state, seat, 0)
+    except RuleError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+INLINED = {
+    # compile.inlines: an end rule that fails, names it (and its line)
+    "end rule": ("", "  - {id: broken, when: \"count(pile) > 'x'\"}\n"),
+    # the first decision of a turn whose options fail to list
+    "options": ("""\
+  - choose: "then"
+    options:
+      - id: bad
+        for: {n: "[1, 2]"}
+        where: "n > 'x'"
+        notation: "{n}"
+""", ""),
+    # a decision for a seat that is none
+    "seat": ("""\
+  - choose: "then"
+    seat: "3"
+    options:
+      - {id: then, notation: then}
+""", ""),
+    # moves: from the middle of a stack, to the bottom, a list, nothing
+    "middle": ("""\
+  - move: first(pieces(pile))
+    to: place('a1')
+""", ""),
+    "bottom": ("""\
+  - move: last(pieces(pile))
+    to: place('a1')
+    at: bottom
+""", ""),
+    "list": ("""\
+  - move: pieces(pile)
+    to: place('b1')
+""", ""),
+    "nothing": ("""\
+  - move: first(pieces(place('b2')))
+    to: pile
+""", ""),
+    "not a place": ("""\
+  - move: first(pieces(pile))
+    to: "'b1'"
+""", ""),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INLINED))
+def test_instructions_written_into_stretches_do_what_the_machine_does(case: str) -> None:
+    """Beginning and ending a turn, asking for a decision and moving a piece are written
+    into the stretches (compile.inlines, Move's inline): the same states, steps and
+    errors as the machine's own methods, one instruction at a time."""
+    turn, end = INLINED[case]
+    text = ruleset(turn=turn, count="3")
+    if end:
+        text = text.replace("end:\n", "end:\n" + end)
+    fast, careful = _pair(text)
+    assert any("st.turn += 1" in c.source for c in fast.generated_code)
+    got, expected = _outcome(fast), _outcome(careful)
+    assert got == expected
+    if case in ("end rule", "options", "seat", "nothing", "not a place"):
+        assert got.startswith("RuleError: probe.yaml:"), got
+    else:
+        assert not got.startswith("RuleError"), got

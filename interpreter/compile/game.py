@@ -14,6 +14,7 @@ import string
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from interpreter.compile import inlines
 from interpreter.compile.codegen import CodeHooks
 from interpreter.compile.expressions import (
     BrokenRuleset,
@@ -703,11 +704,14 @@ class _Compiler:
                    "the end rules (none has held yet)" if rs.end else "the turn (no end rule)")
         b.mark(turn)
         body = b.next_pc() + 1
-        b.emit(lambda m: m.begin_turn(body), falls=True)
+        turns = g.budgets.turns_per_game
+        b.emit(lambda m: m.begin_turn(body), falls=True,
+               inline=lambda pc: inlines.begin_turn(pc, turns))
         b.section = Section("the turn", frozenset(collect_locals(rs.turn)))
         b.block(rs.turn)
         b.where = (rs.key_loc("end"), "the end rules")
-        b.emit(lambda m: m.end_turn(turn.pc), usually=turn)
+        b.emit(lambda m: m.end_turn(turn.pc), usually=turn,
+               inline=lambda pc: inlines.end_turn(pc, g.end_rules))
         for p in rs.procedures:
             label, params = procedures[p.id]
             b.section = Section(f"procedure {p.id}",
@@ -735,7 +739,8 @@ class _Compiler:
         g.program = b.program
         if self.stretches and not b.diagnostics:
             g.program = fuse(b.program, b.program_weights, b.program_flow, b.marked,
-                             lambda pc: b.program_where[pc][1], self.hooks.sink)
+                             lambda pc: b.program_where[pc][1], self.hooks.sink,
+                             b.made_inlines())
         g.program_where = b.program_where
         g.program_weights = b.program_weights
         g.choices = b.choices
@@ -802,9 +807,9 @@ class _Compiler:
                     self.definition_value(name)
                 except ExpressionError as exc:
                     self.diagnostics.append(located(exc, body.loc, self.source))
+        self.endings()  # before the program: a turn's end runs the end rules inline
         self.program()
         self.concealment()
-        self.endings()
         if self.diagnostics:
             raise RulesetError(explain_variant(_sorted_unique(self.diagnostics),
                                                self.loaded.source, self.loaded.variant))

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from interpreter.compile import inlines
 from interpreter.compile.codegen import OptionParts, generate_listing
 from interpreter.compile.codegen import _distinct as is_distinct
 from interpreter.compile.deal import generate_deal
@@ -30,7 +31,7 @@ from interpreter.compile.expressions import (
     weigh_text,
 )
 from interpreter.compile.expressions import broken as _broken
-from interpreter.compile.stretches import FALLS, Flow
+from interpreter.compile.stretches import FALLS, Flow, Inline
 from interpreter.errors import Diagnostic, Location, did_you_mean
 from interpreter.load.located import Expr, Name, Template
 from interpreter.primitives.base import Primitive
@@ -77,6 +78,9 @@ class ProgramBuilder:
     """For each instruction: where it goes next, when known (see compile.stretches)."""
     marked: set[int] = field(default_factory=set)
     """Positions labels point at (jumped to, entered, returned to)."""
+    inlines: dict[int, Callable[[], Inline | None]] = field(default_factory=dict)
+    """Instructions that bring their own source for stretches, made once the program is
+    complete (labels placed, listings generated): see compile.stretches.Inline."""
     pending_weight: int = 0
     """Weight of the expressions compiled since the last instruction was emitted."""
     where: tuple[Location | None, str] = (None, "the rules")
@@ -95,10 +99,12 @@ class ProgramBuilder:
         return len(self.program) + 1
 
     def emit(self, instruction: Instruction, falls: bool = False,
-             usually: Label | int | None = None, flow: Flow | None = None) -> int:
+             usually: Label | int | None = None, flow: Flow | None = None,
+             inline: Callable[[int], Inline | None] | None = None) -> int:
         """Add an instruction. Say where it goes when that is known, so that it can
         run inside a generated stretch: `falls` (always to the next position) or
-        `usually` (a position it goes to unless it returns another)."""
+        `usually` (a position it goes to unless it returns another); `inline(pc)`, its
+        source for a stretch, is asked for when the program is complete."""
         if falls:
             flow = FALLS
         elif usually is not None:
@@ -108,7 +114,15 @@ class ProgramBuilder:
         self.program_weights.append(INSTRUCTION_STEPS + self.pending_weight)
         self.program_flow.append(flow)
         self.pending_weight = 0
-        return len(self.program) - 1
+        pc = len(self.program) - 1
+        if inline is not None:
+            self.inlines[pc] = lambda: inline(pc)
+        return pc
+
+    def made_inlines(self) -> dict[int, Inline]:
+        """The instructions' own sources, now that the program is complete."""
+        made = {pc: make() for pc, make in self.inlines.items()}
+        return {pc: inline for pc, inline in made.items() if inline is not None}
 
     def label(self) -> Label:
         return Label()
@@ -305,7 +319,8 @@ class ProgramBuilder:
         self.choices[spec.pc] = spec
         if spec.simultaneous:
             spec.slot = self.hidden_local("picked")
-        self.emit(lambda m: m.ask(spec))
+        self.emit(lambda m: m.ask(spec), inline=lambda pc: inlines.ask(
+            pc, spec, spec.none.pc if spec.none is not None else spec.after.pc))
         back = after
         if spec.simultaneous:
             spec.resolve_pc = self.emit(lambda m: m.resolve_simultaneous(spec))

@@ -15,6 +15,11 @@ Every original instruction stays in the program: a stretch replaces only the one
 first position, so a jump into the middle of a stretch runs the instructions one by one
 as before. As in ``codegen``, only generated names and numbers reach the generated
 source; the instructions and conditions are objects in its namespace.
+
+An instruction may also bring its own source (an `Inline`): the machine's everyday work
+(beginning and ending a turn, asking for a decision, moving a piece) is then written
+into the stretch rather than called, with the same checks, charges and errors; it
+hands anything unusual to the instruction itself or to the machine.
 """
 
 from __future__ import annotations
@@ -55,6 +60,26 @@ class Flow:
 FALLS = Flow("falls")
 
 
+@dataclass(frozen=True)
+class Inline:
+    """An instruction's own source for a stretch.
+
+    `lines` run where the instruction would be called, with `m` (the machine), `env`
+    and `st` (its state) in scope, and end by going on to the instruction's usual
+    successor; they may instead `return` a position (having left the frame at their
+    own position when they pause). An instruction with no known successor (`Flow`
+    None) must always return. `names`: the objects the lines use, by generated names
+    unique to the instruction (see `unique`)."""
+
+    lines: tuple[str, ...]
+    names: dict[str, Any]
+
+
+def unique(pc: int, name: str) -> str:
+    """A name of an Inline of the instruction at `pc`: unique in any stretch."""
+    return f"{name}_{pc}"
+
+
 def heads(program: list[Instruction], flows: list[Flow | None], marked: set[int]) -> list[int]:
     """Where stretches start: the program's start, every position something jumps to or
     returns to (labels, option entries, the position after a call or a decision)."""
@@ -69,14 +94,18 @@ def heads(program: list[Instruction], flows: list[Flow | None], marked: set[int]
 
 def fuse(program: list[Instruction], weights: list[int], flows: list[Flow | None],
          marked: set[int], describe: Callable[[int], str],
-         sink: list[GeneratedCode] | None = None) -> list[Instruction]:
+         sink: list[GeneratedCode] | None = None,
+         inlines: dict[int, Inline] | None = None) -> list[Instruction]:
     """The program with a generated stretch at each head that runs more than one
-    instruction; `describe(pc)` says what an instruction carries out (for the source)."""
+    instruction (or one that brings its source); `describe(pc)` says what an instruction
+    carries out (for the source)."""
     fused = list(program)
+    inlines = inlines or {}
     for head in heads(program, flows, marked):
         parts = _trace(head, flows, len(program))
-        if len(parts) > 1:
-            fused[head] = _generate(head, parts, program, weights, flows, describe, sink)
+        if len(parts) > 1 or head in inlines:
+            fused[head] = _generate(head, parts, program, weights, flows, describe, sink,
+                                    inlines)
     return fused
 
 
@@ -95,7 +124,7 @@ def _trace(head: int, flows: list[Flow | None], size: int) -> list[int]:
 
 def _generate(head: int, parts: list[int], program: list[Instruction], weights: list[int],
               flows: list[Flow | None], describe: Callable[[int], str],
-              sink: list[GeneratedCode] | None) -> Instruction:
+              sink: list[GeneratedCode] | None, inlines: dict[int, Inline]) -> Instruction:
     namespace: dict[str, Any] = {"overspent": overspent}
     legend: dict[str, str] = {}
     name = f"stretch{head}"
@@ -111,6 +140,16 @@ def _generate(head: int, parts: list[int], program: list[Instruction], weights: 
             emit(f"        env.steps += {weights[pc]}")
             emit("        if env.steps > env.step_limit: overspent(env)")
         flow = flows[pc]
+        inline = inlines.get(pc)
+        if inline is not None:
+            namespace.update(inline.names)
+            legend.update({name: f"used by the instruction at {pc}" for name in inline.names})
+            lines += [f"        {line}" for line in inline.lines]
+            if flow is None:
+                break
+            if pc == last:
+                emit(f"        return {flow.successor(pc)}")
+            continue
         call = f"i{pc}"
         if flow is None or flow.how in ("falls", "usually"):
             namespace[call] = program[pc]
@@ -138,7 +177,8 @@ def _generate(head: int, parts: list[int], program: list[Instruction], weights: 
             emit(f"        return {nxt}")
     lines += ["    except BaseException:", "        m.fault = at", "        raise", ""]
     source = "\n".join(lines)
-    namespace["__builtins__"] = {"BaseException": BaseException}
+    namespace["__builtins__"] = {"BaseException": BaseException, "type": type, "int": int,
+                                 "len": len}
     exec(compile_source(source, name), namespace)  # generated above: names and numbers only
     if sink is not None:
         sink.append(GeneratedCode(name, f"the stretch of the program from {head} to {last}",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -31,15 +31,14 @@ class Move(Primitive):
     at: Literal["top", "bottom"] = "top"
 
     def compile(self, b: ProgramBuilder) -> None:
+        from interpreter.compile.stretches import Inline, unique
+
         what, where = b.expr(self.move, allow_random=True), b.expr(self.to, allow_random=True)
         bottom = self.at == "bottom"
         text_what, text_to = self.move.text, self.to.text
         nxt = b.after_this()
 
-        def run(m: Machine) -> int:
-            env = m.env
-            piece = what(env)
-            site = where(env)
+        def carry_out(m: Machine, piece: Any, site: Any) -> None:
             if site is None:
                 raise RuleError(f"move: '{text_to}' gave no place to move to")
             if piece is None:
@@ -49,8 +48,38 @@ class Move(Primitive):
                     m.move(p, site, bottom)
             else:
                 m.move(piece, site, bottom)
+
+        def run(m: Machine) -> int:
+            env = m.env
+            carry_out(m, what(env), where(env))
             return nxt
-        b.emit(run, falls=True)
+
+        def inline(pc: int) -> Inline:
+            """One piece to a place no trigger watches (`Machine.move`), in a stretch;
+            anything else is `carry_out`'s."""
+            names = {unique(pc, "what"): what, unique(pc, "where"): where,
+                     unique(pc, "carry_out"): carry_out}
+            put = "sites[site].insert(0, piece)" if bottom else "sites[site].append(piece)"
+            return Inline((
+                f"piece = {unique(pc, 'what')}(env)",
+                f"site = {unique(pc, 'where')}(env)",
+                "sites = st.sites",
+                "if (type(piece) is int and type(site) is int and 0 <= piece < len(st.loc)",
+                "        and 0 <= site < len(sites) and not m.game.site_zone[site].triggers):",
+                "    old = sites[st.loc[piece]]",
+                "    if old[-1] == piece:",
+                "        old.pop()",
+                "    else:",
+                "        env.steps += len(old)",
+                "        if env.steps > env.step_limit: overspent(env)",
+                "        old.remove(piece)",
+                f"    {put}",
+                "    st.loc[piece] = site",
+                "    if env.cache: env.forget('board')",
+                "else:",
+                f"    {unique(pc, 'carry_out')}(m, piece, site)",
+            ), names)
+        b.emit(run, falls=True, inline=inline)
 
     def english(self, d: Describer) -> list[str]:
         where = "to the bottom of" if self.at == "bottom" else "onto"

@@ -28,6 +28,7 @@ from interpreter.run.tables import (
     TriggerInfo,
     VariableInfo,
     ZoneInfo,
+    careful_values,
 )
 
 if TYPE_CHECKING:
@@ -87,6 +88,9 @@ class Game:
         self.first_seat: Compiled = lambda env: 1
         self.turn_pc = 0
         """Where a turn starts in the program (scenario positions begin here)."""
+        self.cache_readers: dict[str, tuple[str, ...]] | None = None
+        """For each change the rules make (board, vars, turn): the cached definitions
+        that read it (None while the game compiles: a change forgets them all)."""
         self._compiler: Any = None
         """Kept so expressions written outside the ruleset (scenario expectations) can
         be compiled later with the ruleset's own names."""
@@ -287,17 +291,17 @@ class Game:
         return self._sample(state, seat, agent, searched, self.env(state))
 
     def play_sampled(self, state: State, seat: int, agent: RandomAgent,
-                     searched: list[int] | None = None) -> str:
-        """`sample_option` then `apply_trusted` in one go, on one machine: the sampling's
+                     searched: list[int] | None = None, machine: Machine | None = None
+                     ) -> str:
+        """`sample_option` then `apply_trusted` in one go, on one machine (`machine`,
+        when given, is the one that advanced `state` last, used again): the sampling's
         work is not charged to the game (its steps, names and cached definitions are
         dropped before the choice is carried out), so the game is the same step for
         step."""
-        m = Machine(self, state)
+        m = machine.again() if machine is not None else Machine(self, state, limited=False)
         env = m.env
-        limit, budget = env.step_limit, env.step_budget
-        env.step_limit, env.step_budget = self.budgets.steps_per_decision, "steps_per_decision"
         raw = self._sample(state, seat, agent, searched, env)
-        env.steps, env.step_limit, env.step_budget = 0, limit, budget
+        env.steps = 0
         env.temps.clear()
         env.cache.clear()
         return m.decide(self.choices[state.frames[-1][0]], seat, raw)
@@ -333,8 +337,14 @@ class Game:
             sized = spec._located(env, k, kind.sized) if kind.direct else None
             if sized is not None:
                 count, nth = sized
-            else:
-                options = spec.kind_options(env, k)
+            else:  # spec.kind_options, written out (every decision of every playout)
+                try:
+                    values = kind.values
+                    options = values(env) if values is not None else careful_values(kind, env)
+                except RuleError as exc:
+                    raise spec._locate(env, k, exc) from None
+                except RecursionError:
+                    raise spec._too_deep(env) from None
                 count, nth = len(options), options.__getitem__
             if not count:
                 raise RuleError(f"{self.seat_name(seat)} has no option at this decision")

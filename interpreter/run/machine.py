@@ -47,7 +47,7 @@ class Env:
         self.cache: dict[str, Any] = {}
         """Values of definitions for the state as it is; a change forgets those that
         read what it changed."""
-        self.readers: dict[str, tuple[str, ...]] | None = getattr(game, "cache_readers", None)
+        self.readers: dict[str, tuple[str, ...]] | None = game.cache_readers
         self.steps = 0
         self.step_limit: int = game.budgets.steps_per_decision
         self.step_budget = "steps_per_decision"
@@ -73,7 +73,7 @@ class Machine:
 
     __slots__ = ("charged", "env", "fault", "game", "retry_snapshots", "state")
 
-    def __init__(self, game: Game, state: State) -> None:
+    def __init__(self, game: Game, state: State, limited: bool = True) -> None:
         self.game = game
         self.state = state
         self.env = Env(game, state, state.frames[-1][1] if state.frames else {})
@@ -83,7 +83,26 @@ class Machine:
         self.fault = -1
         """Where in a generated stretch an error came from (its instruction's position):
         the machine only knows the position the stretch started at."""
-        self.limit_steps(setup=state.decisions == 0)
+        if limited:  # (not for a machine that only decides: `decide` sets the limit)
+            self.limit_steps(setup=state.decisions == 0)
+
+    def again(self) -> Machine:
+        """This machine, ready to advance its state from where it paused as a new one
+        would (a playout's decisions reuse one machine: cheaper than making one each)."""
+        env = self.env
+        st = self.state
+        env.locals = st.frames[-1][1] if st.frames else {}
+        env.temps.clear()
+        env.cache.clear()
+        env.steps = 0
+        env.mentioned = None
+        env.step_limit = self.game.budgets.steps_per_decision
+        env.step_budget = "steps_per_decision"
+        if self.retry_snapshots:
+            self.retry_snapshots = {}
+        self.charged = 0
+        self.fault = -1
+        return self
 
     def limit_steps(self, setup: bool) -> None:
         """From here on, the rules may take a decision's worth of steps (or the set-up's),
@@ -366,16 +385,27 @@ class Machine:
         env = self.env
         budgets = self.game.budgets
         st.decisions += 1
-        self.limit_steps(setup=False)
+        # limit_steps(setup=False), written out (every decision of every playout)
+        env.step_limit = env.steps + budgets.steps_per_decision
+        env.step_budget = "steps_per_decision"
+        game_limit = budgets.steps_per_game - st.steps + self.charged
+        if game_limit < env.step_limit:
+            env.step_limit = max(game_limit, env.steps)
+            env.step_budget = "steps_per_game"
         env.steps += DECISION_STEPS
         if st.decisions > budgets.decisions_per_game:
             exc = BudgetError("decisions_per_game", f"the game went past "
                               f"{budgets.decisions_per_game:,} decisions")
             raise exc.at(spec.loc, "this decision (choose)", self.game.source_line(spec.loc)
                          ).during(st.decisions) from None
+        kind = spec.kinds[option[0]]
         env.mentioned = mentioned = []
         try:
-            notation, bound = spec.notation_and_names(env, seat, option)
+            bound = spec.bind(env, seat, option) if kind.lets else kind.bound(env, seat, option[1])
+            notation = kind.notation(env)
+        except RuleError as exc:
+            raise exc.at(kind.loc, f"option '{kind.id}'", self.game.source_line(kind.loc)
+                         ) from None
         finally:
             env.mentioned = None
         st.log = (("decision", seat, notation, spec.secret, tuple(mentioned)), st.log)
@@ -389,7 +419,7 @@ class Machine:
             st.frames[-1][0] = spec.resolve_pc
         else:
             env.locals.update(bound)
-            st.frames[-1][0] = spec.kinds[option[0]].entry.pc
+            st.frames[-1][0] = kind.entry.pc
         self.run()
         return notation
 

@@ -26,6 +26,7 @@ from interpreter.agents.random_agent import RandomAgent
 from interpreter.errors import IllegalMove, RuleError, TabletopError
 from interpreter.run import rng as rngmod
 from interpreter.run.game import Game
+from interpreter.run.machine import Machine
 from interpreter.run.state import State
 from interpreter.run.view import view
 
@@ -61,13 +62,13 @@ def make_agents(players: int, seed: int, agent: str | dict[int, str] = "random"
 
 
 def decide(game: Game, state: State, seat: int, agent: Agent,
-           searched: list[int] | None = None) -> str:
+           searched: list[int] | None = None, machine: Machine | None = None) -> str:
     """Ask `agent` for the decision of `seat` (whose decision it is) and carry it out in
-    place; returns its notation. The random player samples without a full listing;
-    `searched` counts the steps of its search, which a playout bounds with the game's
-    step budget."""
+    place; returns its notation. The random player samples without a full listing, on
+    `machine` when given (the one that advanced `state` last); `searched` counts the
+    steps of its search, which a playout bounds with the game's step budget."""
     if isinstance(agent, RandomAgent):
-        return game.play_sampled(state, seat, agent, searched)
+        return game.play_sampled(state, seat, agent, searched, machine)
     else:
         options = game.legal_options(state, seat)
         raw = options[agent.choose(lambda: view(game, state, seat),
@@ -92,12 +93,13 @@ def play_game(game: Game, players: int | None, seed: int, agents: dict[int, Agen
             raise IllegalMove(f"move {number} ('{_shown(text)}'): {exc}") from None
         decisions.append((seat, notation))
     searched = [0]
+    machine = Machine(game, state, limited=False)
     while not state.over:
         seats = game.deciding_seats(state)
         if not seats:
             raise RuleError("the game is stuck: no seat has a decision and it is not over")
         seat = seats[0]
-        decisions.append((seat, decide(game, state, seat, agents[seat], searched)))
+        decisions.append((seat, decide(game, state, seat, agents[seat], searched, machine)))
     return GameResult(seed, state.players, list(state.winners or []), game.scores(state),
                       state.turn, decisions, state.reason, state if keep_state else None)
 

@@ -174,6 +174,16 @@ class OptionKind:
     """Its options are every combination of sources that never repeat a value and do
     not depend on each other, with no `where`: the n-th is found without listing."""
 
+    def bound(self, env: Any, seat: int, values: tuple) -> dict[str, Any]:
+        """The names an option of a kind without `let` gives (`ChoiceSpec.bind`)."""
+        names = self.names
+        if len(values) != len(names):
+            raise ValueError(f"option '{self.id}' takes {len(names)} values, not {values!r}")
+        bound = {"chooser": seat}
+        bound.update(zip(names, values, strict=False))  # lengths checked above
+        env.temps.update(bound)
+        return bound
+
     def options(self, env: Any) -> list[tuple]:
         return self.values(env) if self.values is not None else careful_values(self, env)
 
@@ -337,24 +347,11 @@ class ChoiceSpec:
         """The names an option gives (chooser, its `for` values, its `let` values), set
         as temporaries of `env` and returned."""
         kind = self.kinds[option[0]]
-        bound = {"chooser": seat}
-        bound.update(zip(kind.names, option[1], strict=True))
+        bound = kind.bound(env, seat, option[1])
         temps = env.temps
-        temps.update(bound)
         for name, value in kind.lets:
             temps[name] = bound[name] = value(env)
         return bound
-
-    def notation_and_names(self, env: Any, seat: int, option: tuple[int, tuple]
-                           ) -> tuple[str, dict[str, Any]]:
-        """The option's notation and the names it binds (`render` for a decision)."""
-        kind = self.kinds[option[0]]
-        try:
-            bound = self.bind(env, seat, option)
-            return kind.notation(env), bound
-        except RuleError as exc:
-            raise exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc)
-                         ) from None
 
     def render(self, env: Any, seat: int, option: tuple[int, tuple], label: bool) -> str:
         """The option's notation (or label)."""
