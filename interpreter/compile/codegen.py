@@ -431,6 +431,8 @@ class _Writer:
                     f"{self.uses('st', 'env.state')}.players "
                     f"else {self.obj(subscript)}(env, {c}, {k}))")
         c = self.atom(c)
+        if c in self.lists:  # known to be a list (an index out of range: the careful path)
+            return f"{c}[{k}]"
         return f"({c}[{k}] if type({c}) is list else {self.obj(subscript)}(env, {c}, {k}))"
 
     def g_Call(self, node: ast.Call) -> str:
