@@ -39,15 +39,14 @@ def end_turn(pc: int, rules: list[EndRuleInfo]) -> Inline:
     """`Machine.end_turn`: the end rules in order (the first that holds ends the game),
     else the next seat's turn."""
     lines: list[str] = []
-    names: dict[str, Any] = {"RuleError": RuleError}
+    ended = unique(pc, "ended")
+    names: dict[str, Any] = {"RuleError": RuleError, ended: _ended}
     for j, rule in enumerate(rules):
         when, winners, info = (unique(pc, f"when{j}"), unique(pc, f"winners{j}"),
                                unique(pc, f"rule{j}"))
         names[when], names[info] = rule.when, rule
         if rule.winners is not None:
             names[winners] = rule.winners
-        ended = unique(pc, "ended")
-        names[ended] = _ended
         lines += [
             "try:",
             f"    env.steps += {int(rule.weight)}",
@@ -84,7 +83,7 @@ def ask(pc: int, spec: ChoiceSpec, usual: int) -> Inline | None:
         seat = unique(pc, "seat")
         names[seat] = spec.seat
         lines += [f"seat = {seat}(env)", "m.seat_index(seat)", "env.temps['chooser'] = seat"]
-    lines += ["k = 0", "try:"]
+    lines.append("try:")
     for k, kind in enumerate(spec.kinds):
         exists = unique(pc, f"exists{k}")
         names[exists] = kind.exists if kind.exists is not None else kind.has_option

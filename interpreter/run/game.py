@@ -28,7 +28,6 @@ from interpreter.run.tables import (
     TriggerInfo,
     VariableInfo,
     ZoneInfo,
-    careful_values,
 )
 
 if TYPE_CHECKING:
@@ -337,14 +336,8 @@ class Game:
             sized = spec._located(env, k, kind.sized) if kind.direct else None
             if sized is not None:
                 count, nth = sized
-            else:  # spec.kind_options, written out (every decision of every playout)
-                try:
-                    values = kind.values
-                    options = values(env) if values is not None else careful_values(kind, env)
-                except RuleError as exc:
-                    raise spec._locate(env, k, exc) from None
-                except RecursionError:
-                    raise spec._too_deep(env) from None
+            else:
+                options = spec.kind_options(env, k)
                 count, nth = len(options), options.__getitem__
             if not count:
                 raise RuleError(f"{self.seat_name(seat)} has no option at this decision")

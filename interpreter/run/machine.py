@@ -42,14 +42,22 @@ class Env:
     def __init__(self, game: Game, state: State, local_vars: dict[str, Any] | None = None):
         self.game = game
         self.state = state
-        self.locals = local_vars if local_vars is not None else {}
         self.temps: dict[str, Any] = {}
         self.cache: dict[str, Any] = {}
         """Values of definitions for the state as it is; a change forgets those that
         read what it changed."""
         self.readers: dict[str, tuple[str, ...]] | None = game.cache_readers
+        self.fresh(local_vars if local_vars is not None else {})
+
+    def fresh(self, local_vars: dict[str, Any]) -> None:
+        """As a new environment is: no temporaries, nothing cached, no steps yet."""
+        self.locals = local_vars
+        if self.temps:
+            self.temps.clear()
+        if self.cache:
+            self.cache.clear()
         self.steps = 0
-        self.step_limit: int = game.budgets.steps_per_decision
+        self.step_limit: int = self.game.budgets.steps_per_decision
         self.step_budget = "steps_per_decision"
         self.mentioned: list[int] | None = None
         """While a log line is written: the pieces its text describes."""
@@ -89,15 +97,8 @@ class Machine:
     def again(self) -> Machine:
         """This machine, ready to advance its state from where it paused as a new one
         would (a playout's decisions reuse one machine: cheaper than making one each)."""
-        env = self.env
         st = self.state
-        env.locals = st.frames[-1][1] if st.frames else {}
-        env.temps.clear()
-        env.cache.clear()
-        env.steps = 0
-        env.mentioned = None
-        env.step_limit = self.game.budgets.steps_per_decision
-        env.step_budget = "steps_per_decision"
+        self.env.fresh(st.frames[-1][1] if st.frames else {})
         if self.retry_snapshots:
             self.retry_snapshots = {}
         self.charged = 0
@@ -385,13 +386,7 @@ class Machine:
         env = self.env
         budgets = self.game.budgets
         st.decisions += 1
-        # limit_steps(setup=False), written out (every decision of every playout)
-        env.step_limit = env.steps + budgets.steps_per_decision
-        env.step_budget = "steps_per_decision"
-        game_limit = budgets.steps_per_game - st.steps + self.charged
-        if game_limit < env.step_limit:
-            env.step_limit = max(game_limit, env.steps)
-            env.step_budget = "steps_per_game"
+        self.limit_steps(setup=False)
         env.steps += DECISION_STEPS
         if st.decisions > budgets.decisions_per_game:
             exc = BudgetError("decisions_per_game", f"the game went past "
@@ -401,7 +396,7 @@ class Machine:
         kind = spec.kinds[option[0]]
         env.mentioned = mentioned = []
         try:
-            bound = spec.bind(env, seat, option) if kind.lets else kind.bound(env, seat, option[1])
+            bound = spec.bind(env, seat, option)
             notation = kind.notation(env)
         except RuleError as exc:
             raise exc.at(kind.loc, f"option '{kind.id}'", self.game.source_line(kind.loc)

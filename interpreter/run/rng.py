@@ -60,10 +60,7 @@ def below(state: int, n: int) -> tuple[int, int]:
     if not 0 < n <= 1 << 64:
         raise ValueError(f"below() needs 1 <= n <= 2**64, got {n}")
     limit = (1 << 64) - ((1 << 64) % n)
-    while True:  # next_u64, written out: a random player draws once or twice a decision
-        state = (state + GOLDEN) & MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        x = z ^ (z >> 31)
+    while True:
+        state, x = next_u64(state)
         if x < limit:
             return state, x % n

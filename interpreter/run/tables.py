@@ -174,16 +174,6 @@ class OptionKind:
     """Its options are every combination of sources that never repeat a value and do
     not depend on each other, with no `where`: the n-th is found without listing."""
 
-    def bound(self, env: Any, seat: int, values: tuple) -> dict[str, Any]:
-        """The names an option of a kind without `let` gives (`ChoiceSpec.bind`)."""
-        names = self.names
-        if len(values) != len(names):
-            raise ValueError(f"option '{self.id}' takes {len(names)} values, not {values!r}")
-        bound = {"chooser": seat}
-        bound.update(zip(names, values, strict=False))  # lengths checked above
-        env.temps.update(bound)
-        return bound
-
     def options(self, env: Any) -> list[tuple]:
         return self.values(env) if self.values is not None else careful_values(self, env)
 
@@ -347,8 +337,13 @@ class ChoiceSpec:
         """The names an option gives (chooser, its `for` values, its `let` values), set
         as temporaries of `env` and returned."""
         kind = self.kinds[option[0]]
-        bound = kind.bound(env, seat, option[1])
+        names, values = kind.names, option[1]
+        if len(values) != len(names):
+            raise ValueError(f"option '{kind.id}' takes {len(names)} values, not {values!r}")
+        bound = {"chooser": seat}
+        bound.update(zip(names, values, strict=False))  # (checked above: quicker than strict)
         temps = env.temps
+        temps.update(bound)
         for name, value in kind.lets:
             temps[name] = bound[name] = value(env)
         return bound
