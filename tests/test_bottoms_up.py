@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterable
 
 import pytest
+from fuzz_support import game_for, start_worker
 
 from interpreter.api import load_game
 from interpreter.compile.game import Game
@@ -402,7 +403,7 @@ def _check_pieces(game: Game, st: State) -> None:
 def _play_batch(args: tuple[int, list[int]]) -> dict:
     """Play random games, checking the invariants after every decision."""
     players, seeds = args
-    game = load_game(GAME)
+    game = game_for(GAME)
     stash = game.zones["stash"].first
     stats = {"games": 0, "decisions": 0, "max_chain": 0, "max_yellow": 0, "shared": 0,
              "results": []}
@@ -454,7 +455,7 @@ def test_random_games_keep_every_invariant(players: int) -> None:
     n, chunk = 1000, 50
     jobs = [(players, list(range(i, i + chunk))) for i in range(0, n, chunk)]
     start = time.perf_counter()
-    with multiprocessing.get_context("spawn").Pool(2) as pool:
+    with multiprocessing.get_context("spawn").Pool(2, initializer=start_worker) as pool:
         batches = pool.map(_play_batch, jobs)
     elapsed = time.perf_counter() - start
     games = sum(b["games"] for b in batches)

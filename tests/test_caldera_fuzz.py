@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from fuzz_support import start_worker
 
 from interpreter.api import load_game
 from interpreter.compile.game import Game
@@ -127,7 +128,7 @@ def run_many(players: int, seeds: list[int], power_play: bool = True,
              jobs: int = 2) -> list[dict[str, Any]]:
     batches = [(players, seeds[i:i + 25], power_play) for i in range(0, len(seeds), 25)]
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(jobs) as pool:
+    with ctx.Pool(jobs, initializer=start_worker) as pool:
         out = [r for batch in pool.imap_unordered(run_batch, batches) for r in batch]
     return sorted(out, key=lambda r: r["seed"])
 

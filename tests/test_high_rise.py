@@ -7,6 +7,7 @@ import multiprocessing
 import random
 
 import pytest
+from fuzz_support import game_for, start_worker
 
 from interpreter.api import load_game
 from interpreter.run.playout import make_agents, play_game
@@ -102,7 +103,7 @@ def test_pieces_scale_with_the_board(rows: int, cols: int, stashes: int) -> None
 
 def _play(args: tuple[dict, int]) -> tuple[int, list, str]:
     options, seed = args
-    game = load_game("high-rise", options)
+    game = game_for("high-rise", options)
     result = play_game(game, 2, seed, make_agents(2, seed))
     state = result.final_state
     assert state is not None
@@ -125,7 +126,7 @@ def _play(args: tuple[dict, int]) -> tuple[int, list, str]:
 def test_random_games_keep_every_invariant(options: dict) -> None:
     n = 1000
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(2) as pool:
+    with ctx.Pool(2, initializer=start_worker) as pool:
         results = pool.map(_play, [(options, seed) for seed in range(n)], chunksize=50)
     assert len(results) == n
     again = [_play((options, seed)) for seed in range(5)]
