@@ -142,6 +142,13 @@ def _read(path: Path) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _hear_ctrl_c() -> None:
+    """In the probe's process, before its shell starts: Ctrl-C as a terminal delivers it.
+    A runner started in the background of a script inherits SIGINT ignored, and so would
+    every probe (a shell cannot undo that), so an interrupted probe would run on."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def execute(probe: Probe, tabletop: str | None = None, limits: Limits | None = None,
             folder: Path | None = None) -> Outcome:
     """Run one probe in a fresh folder (or `folder`) and measure it."""
@@ -177,7 +184,8 @@ def execute(probe: Probe, tabletop: str | None = None, limits: Limits | None = N
         try:
             proc = subprocess.Popen(["/bin/sh", "-c", script, tabletop, *probe.args],
                                     cwd=work, stdin=stdin_file, stdout=stdout_file,
-                                    stderr=stderr_file, env=env, start_new_session=True)
+                                    stderr=stderr_file, env=env, start_new_session=True,
+                                    preexec_fn=_hear_ctrl_c)
         finally:
             for f in (stdin_file, stdout_file, stderr_file):
                 f.close()
