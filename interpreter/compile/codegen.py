@@ -154,6 +154,11 @@ class _Writer:
         """Codes known to be lists of pieces (what pieces() gave)."""
         self.scalars: set[str] = set()
         """Codes known not to be lists (a piece attribute, a number or text literal)."""
+        self.places: set[str] = set()
+        """Codes known to be places (whole numbers from 0): what a loop over a list of
+        places gives, so reading a place needs no check of what it is."""
+        self.place_lists: set[str] = set()
+        """Codes known to be lists of places (a zone's cells, a square's neighbours)."""
 
     # -- output ---------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -207,8 +212,9 @@ class _Writer:
         self.emit(f"{t} = {code}")
         if code in self.lists:
             self.lists.add(t)
-        if code in self.scalars:
-            self.scalars.add(t)
+        for known in (self.scalars, self.places, self.place_lists):
+            if code in known:
+                known.add(t)
         return t
 
     def is_list(self, code: str) -> bool:
@@ -467,21 +473,25 @@ class _Writer:
     def sites(self) -> str:
         return self.uses("sites", "env.state.sites")
 
+    def at_place(self, x: str, fast: str, impl: Any) -> str:
+        """`fast` when `x` is a place (known to be one, or checked here); anything else
+        by the built-in."""
+        if x in self.places:
+            return f"({fast})"
+        return f"({fast} if type({x}) is int and {x} >= 0 else {self.obj(impl)}(env, {x}))"
+
     def f_top(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         s = self.tmp()
-        return (f"(({s}[-1] if ({s} := {self.sites()}[{x}]) else None) "
-                f"if type({x}) is int and {x} >= 0 else {self.obj(impl)}(env, {x}))")
+        return self.at_place(x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl)
 
     def f_height(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
-        return (f"(len({self.sites()}[{x}]) if type({x}) is int and {x} >= 0 "
-                f"else {self.obj(impl)}(env, {x}))")
+        return self.at_place(x, f"len({self.sites()}[{x}])", impl)
 
     def f_empty(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
-        return (f"(not {self.sites()}[{x}] if type({x}) is int and {x} >= 0 "
-                f"else {self.obj(impl)}(env, {x}))")
+        return self.at_place(x, f"not {self.sites()}[{x}]", impl)
 
     def f_count(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         if self.is_list(codes[0]):
@@ -590,6 +600,7 @@ class _Writer:
         self.emit(f"{r} = {self.obj(places, 'the places of ' + node.id)}{copy}")
         self.charge(f"{len(places)}")
         self.lists.add(r)
+        self.place_lists.add(r)
         return r
 
     def f_offset(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
@@ -609,6 +620,8 @@ class _Writer:
         if table is not None:
             rest = ", ".join(codes[1:])
             label = f"the square {distance} step(s) {args[1].value} of each"  # type: ignore[attr-defined]
+            if x in self.places:  # (not a square of the board: the careful path)
+                return f"{self.obj(table, label)}[{x}]"
             return (f"({self.obj(table, label)}[{x}] if type({x}) is int "
                     f"else {self.obj(impl)}(env, {x}, {rest}))")
         d = self.atom(codes[1])
@@ -626,16 +639,23 @@ class _Writer:
             return None
         x = self.atom(codes[0])
         r = self.tmp()
-        self.emit(f"if type({x}) is int:")
         what = "all eight" if dirs is None else ", ".join(dirs)
         copy = "" if self.only_read else "[:]"
-        self.emit(f"    {r} = {self.obj(table, f'the neighbours ({what}) of each square')}"
-                  f"[{x}]{copy}")
-        if dirs is not None:  # the built-in charges the directions it is given
-            self.charge(f"{len(dirs)}", "    ")
-        self.emit("else:")
-        self.emit(f"    {r} = {self.obj(impl)}({', '.join(['env', x, *codes[1:]])})")
+        read = (f"{r} = {self.obj(table, f'the neighbours ({what}) of each square')}"
+                f"[{x}]{copy}")
+        if x in self.places:  # (not a square of the board: the careful path)
+            self.emit(read)
+            if dirs is not None:
+                self.charge(f"{len(dirs)}")
+        else:
+            self.emit(f"if type({x}) is int:")
+            self.emit(f"    {read}")
+            if dirs is not None:  # the built-in charges the directions it is given
+                self.charge(f"{len(dirs)}", "    ")
+            self.emit("else:")
+            self.emit(f"    {r} = {self.obj(impl)}({', '.join(['env', x, *codes[1:]])})")
         self.lists.add(r)
+        self.place_lists.add(r)
         return r
 
     def definition_call(self, name: str, args: list[ast.expr]) -> str:
@@ -678,6 +698,7 @@ class _Writer:
             for i, gen in enumerate(gens):
                 self.loop_sources.add(id(gen.iter))
                 source = self.value(gen.iter)
+                of_places = source in self.place_lists
                 targets = ex._target_names(gen.target) or []
                 inner = weighing.with_temps(targets)
                 nxt = (ex.weigh(gens[i + 1].iter, scope) if i + 1 < len(gens)
@@ -689,6 +710,8 @@ class _Writer:
                     var = self.tmp("v")
                     self.emit(f"for {var} in {source}:")
                     self.names[gen.target.id] = var
+                    if of_places:
+                        self.places.add(var)
                     self.indent += 1
                 else:
                     item = self.tmp("v")
@@ -1065,6 +1088,8 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         w.emit(f"for {var} in {items}:")
         w.indent += 1
         w.names[parts.names[d]] = var
+        if source in w.place_lists:
+            w.places.add(var)
         loop_vars.append(var)
     values = "(" + "".join(f"{v}, " for v in loop_vars) + ")"
     if exists:

@@ -85,6 +85,7 @@ def generate_deal(where: ast.expr | None, scope: ex.Scope | None,
         w = _Writer(scope, scope.code)
         w.names = {"value": "a0", "place": "a1", "assigned": "a2"}
         w.lists.add("a2")  # what has been dealt where: a list, one item per place
+        w.places.add("a1")  # (arrange checks every place before the deal)
         w.indent = 4
         result = w.value(where)
         if not w.random:  # a condition cannot draw (compiled without chance)
