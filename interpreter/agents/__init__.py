@@ -11,10 +11,10 @@ __all__ = ["AGENTS", "Agent", "OptionChoice", "RandomAgent", "make_agent"]
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
-    from interpreter.errors import UsageError, did_you_mean
-
     cls = AGENTS.get(name)
     if cls is None:
+        from interpreter.errors import UsageError, did_you_mean
+
         hint = did_you_mean(name, AGENTS)
         raise UsageError(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})"
                          + (f"; {hint}" if hint else ""))
