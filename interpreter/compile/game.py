@@ -59,7 +59,7 @@ from interpreter.errors import (
 from interpreter.load.catalog import shorten
 from interpreter.load.loader import LoadedRuleset, explain_variant
 from interpreter.load.located import Expr
-from interpreter.load.schema import Definition, OptionDecl, ZoneDecl
+from interpreter.load.schema import Definition, OptionDecl, PieceSet, ZoneDecl
 from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.machine import Env, Machine
 from interpreter.run.tables import (
@@ -501,9 +501,10 @@ class _Compiler:
                 if attr not in decl.attributes:
                     self.error(f"set '{ps.id}' names an unknown attribute '{attr}'", ps.loc,
                                did_you_mean(attr, decl.attributes))
+            rows = self.table_rows(ps)
             copies = self.constant(ps.count, f"set '{ps.id}' count", 1,
                                    limit=g.budgets.pieces, budget="pieces")
-            per_copy = 1
+            per_copy = len(rows)
             for axis in combos_axes:
                 per_copy *= len(axis)
             if len(g.piece_kind) + copies * per_copy > g.budgets.pieces:
@@ -512,8 +513,11 @@ class _Compiler:
                            f"{g.budgets.pieces:,} of budgets.pieces", ps.loc,
                            hint="raise budgets.pieces if the game really needs them")
                 continue
+            pieces = [tuple(row.get(attr, v) for attr, v in zip(g.attribute_order, combo,
+                                                                  strict=True))
+                      for combo in itertools.product(*combos_axes) for row in rows]
             for _ in range(copies):
-                for combo in itertools.product(*combos_axes):
+                for combo in pieces:
                     for attr, v in zip(g.attribute_order, combo, strict=True):
                         g.attributes[attr].append(v)
                     g.piece_kind.append(tuple(combo))
@@ -525,6 +529,33 @@ class _Compiler:
                     g.piece_codes.append(self.piece_code(combo))
                     starts.append((ps.start.text, ps.seat, ps.start.loc))
         return starts
+
+    def table_rows(self, ps: PieceSet) -> list[dict[str, Any]]:
+        """The rows of a set's table, each checked (its attributes known, not also given
+        by `each`, their values declared); a set without a table is one empty row."""
+        if not ps.table:
+            return [{}]
+        attributes = self.rs.pieces.attributes
+        rows = []
+        for i, row in enumerate(ps.table):
+            where = f"set '{ps.id}', row {i + 1} of its table"
+            checked = {}
+            for attr, v in row.items():
+                loc = ps.row_loc(i, attr)
+                if attr not in attributes:
+                    self.error(f"{where}: unknown attribute '{attr}'", loc,
+                               did_you_mean(attr, attributes))
+                elif attr in ps.each:
+                    self.error(f"{where}: '{attr}' is given by 'each' already (a row gives "
+                               "the attributes 'each' does not)", loc)
+                elif v not in attributes[attr].values or isinstance(v, bool):
+                    self.error(f"{where}: '{v}' is not a value of '{attr}'", loc,
+                               did_you_mean(str(v), [str(x) for x in
+                                                     attributes[attr].values]))
+                else:
+                    checked[attr] = v
+            rows.append(checked)
+        return rows
 
     def piece_namer(self) -> Callable[[dict[str, str]], str]:
         """How a piece is named from its values' names: the designer's `name` template,

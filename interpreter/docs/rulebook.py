@@ -167,7 +167,7 @@ def _pieces_by_set(game: Game) -> list[tuple[Any, int, int]]:
     out = []
     env = game.env(game.blank_state(game.min_seats, 0))
     for ps in game.ruleset.pieces.sets:
-        combos = math.prod(len(v) for v in ps.each.values()) or 1
+        combos = (math.prod(len(v) for v in ps.each.values()) or 1) * max(1, len(ps.table))
         try:
             copies = game.compile_expression(ps.count.text)(env)
         except (TabletopError, ExpressionError):
@@ -317,8 +317,38 @@ def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, st
             "pieces": n,
             "start": _place_phrase(game, ps.start.text, ps.seat),
             "summary": _set_summary(game, ps, label, copies, n, depends),
+            "table": _table(game, ps, label),
         })
     return rows, game.n_pieces, note
+
+
+def _table(game: Game, ps: Any, label: str) -> dict[str, Any] | None:
+    """A set's data table as the rulebook shows it: a column per attribute its rows give
+    (in the order the attributes are declared), identical rows counted once."""
+    if not ps.table:
+        return None
+    order = [a for a in game.attribute_order if any(a in row for row in ps.table)]
+    counted: dict[tuple, int] = {}
+    for row in ps.table:
+        key = tuple(row.get(a) for a in order)
+        counted[key] = counted.get(key, 0) + 1
+    return {
+        "title": label,
+        "columns": ["Copies", *(humanize(a).capitalize() for a in order)],
+        "rows": [[str(n), *("—" if v is None else _value_list(game, a, [v])
+                            for a, v in zip(order, key, strict=True))]
+                 for key, n in counted.items()],
+        "per": _per_phrase(game, ps.each),
+        "provisional": ps.provisional,
+    }
+
+
+def _per_phrase(game: Game, each: dict[str, list[Any]]) -> str:
+    """What a table's rows are repeated for: "in each colour (red, blue)"."""
+    return join_words([
+        f"in each {attribute_noun(a)} ({_value_list(game, a, list(v))})" if len(v) > 1
+        else f"all with {humanize(a)} {_value_list(game, a, list(v))}"
+        for a, v in each.items()])
 
 
 def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: bool) -> str:
@@ -326,6 +356,12 @@ def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: 
     star = ""
     pieces = f"{n} piece{'s' if n != 1 else ''}" + (" with the default options"
                                                    if depends else "")
+    if ps.table:
+        per = f", {_per_phrase(game, ps.each)}" if each else ""
+        mark = " (provisional)" if ps.provisional else ""
+        sets = f"{copies}{star} × " if copies != 1 else ""
+        return (f"{sets}{plural(label, 2)}: one for each row of their table below"
+                f"{mark}{per} — {pieces}")
     if any(len(v) > 1 for v in each.values()):
         one = label.split(" (")[0]
         return (f"{copies}{star} {plural(label, copies)}: per {one[0].lower() + one[1:]} "

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from interpreter.errors import Location
 from interpreter.load.located import Expr, Name, Node, Template
 from interpreter.primitives import Block
 
@@ -68,18 +69,48 @@ class AttributeDecl(Node):
 
 
 class PieceSet(Node):
-    """A set of pieces: one piece per combination of the listed attribute values."""
+    """A set of pieces: one piece per combination of the listed attribute values, and
+    per row of its table when it has one (cards whose numbers differ card by card)."""
 
     id: str
     label: str | None = None
     count: Expr = Field(default_factory=lambda: Expr("1"),
                         description="how many such sets (may depend on options)")
     each: dict[str, list[int | str]] = Field(
+        default_factory=dict,
         description="attribute: values to combine; an attribute left out has no value "
                     "(null) on these pieces")
+    table: list[dict[str, int | str]] = Field(
+        default_factory=list,
+        description="a data table, one row per piece (for each combination of `each`): "
+                    "the values of the attributes `each` does not give, e.g. "
+                    "{size: 1, value: 2, stars: 1}")
+    provisional: bool = Field(default=False, description="the values are not confirmed: "
+                              "the rulebook marks the set's table as provisional")
     start: Name = Field(description="the zone the pieces begin in (before setup)")
     seat: int | None = Field(default=None, ge=1, description="with a per-seat start zone: "
                              "whose pile the pieces begin in")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_row_locations(cls, data: Any, handler: Any) -> Any:
+        model = handler(data)
+        rows = data.get("table") if isinstance(data, dict) else None
+        item_locs = getattr(rows, "item_locs", None) or []
+        object.__setattr__(model, "__tabletop_rows__", [
+            (item_locs[i] if i < len(item_locs) else None, getattr(row, "key_locs", None) or {})
+            for i, row in enumerate(rows or [])])
+        return model
+
+    def row_loc(self, index: int, key: str | None = None) -> Location | None:
+        """Where row `index` of the table (or its `key`) is written."""
+        rows = self.__dict__.get("__tabletop_rows__") or getattr(
+            self, "__tabletop_rows__", None) or []
+        if index >= len(rows):
+            return self.key_loc("table")
+        row_loc, key_locs = rows[index]
+        return (key_locs.get(key) if key is not None else None) or row_loc or \
+            self.key_loc("table")
 
 
 class PiecesDecl(Node):
