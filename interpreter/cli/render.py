@@ -254,7 +254,9 @@ def log_lines(game: Game, entries: Sequence[dict[str, Any]]) -> list[Text]:
     """Log entries from a view as lines: decisions by seat, and what the rules said."""
     out = []
     for entry in entries:
-        if "say" in entry:
+        if "say" in entry and entry["say"] is None:  # names a card this seat cannot see now
+            out.append(Text("  (a message about something hidden from you)", style="dim"))
+        elif "say" in entry:
             out.append(Text("  " + str(entry["say"]), style="italic"))
         elif entry.get("decision") is None:
             out.append(Text(f"{game.seat_name(entry['seat'])} decided (secret)"))

@@ -1,0 +1,102 @@
+"""The Aquarium draft (issue 12, the Intro game for 3–6 players), not yet bundled: its
+scenario cases, and random games with the rules' invariants checked at every decision
+(no card created or lost, each seat's nine action cards kept, no bead debt, a pet shop
+of at most five cards), the JSON round trip, same seed → same game, and beads hidden."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import load_game
+from interpreter.run.game import Game
+from interpreter.run.playout import decide, make_agents
+from interpreter.run.state import State
+from interpreter.run.view import view
+from interpreter.scenarios.runner import run_scenario_files
+
+DRAFT = Path(__file__).resolve().parents[1] / "rulesets" / "drafts" / "aquarium.yaml"
+GAMES_PER_SEAT_COUNT = 40
+
+
+@cache
+def aquarium() -> Game:
+    return load_game(DRAFT)
+
+
+def test_scenarios_pass() -> None:
+    results = run_scenario_files([DRAFT.with_name("aquarium.tests.yaml")])
+    assert len(results) == 12
+    failed = [(r.name, r.message) for r in results if not r.passed]
+    assert not failed, failed
+
+
+def check(game: Game, state: State) -> None:
+    sites = state.sites
+    everything = sorted(p for stack in sites for p in stack)
+    assert everything == list(range(game.n_pieces)), "a card was created or lost"
+    zone = game.zones
+    shop = sites[zone["shop"].first]
+    assert len(shop) <= 5 or state.over
+    action = game.attributes["action"]
+    for s in range(1, state.players + 1):
+        cards = [p for z in ("hand", "chosen", "played", "used")
+                 for p in sites[zone[z].site_for(s)]]
+        assert len(cards) == 9 and len({action[p] for p in cards}) == 9, (s, cards)
+        assert state.seat_vars["beads"][s - 1] >= 0
+        for p in sites[zone["aquarium"].site_for(s)]:
+            assert game.attributes["kind"][p] in ("fish", "plant")
+
+
+def play(players: int, seed: int) -> tuple[list[tuple[int, str]], dict]:
+    game = aquarium()
+    state = game.new_state(players, seed)
+    agents = make_agents(players, seed)
+    log: list[tuple[int, str]] = []
+    while not state.over:
+        check(game, state)
+        if len(log) % 25 == 0:
+            text = json.dumps(state.to_json(), sort_keys=True)
+            back = game.state_from_json(json.loads(text))
+            assert json.dumps(back.to_json(), sort_keys=True) == text
+        seat = game.deciding_seats(state)[0]
+        log.append((seat, decide(game, state, seat, agents[seat])))
+    check(game, state)
+    assert state.winners
+    return log, state.to_json()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_random_games_keep_every_invariant(players: int) -> None:
+    games = [play(players, seed) for seed in range(GAMES_PER_SEAT_COUNT)]
+    assert all(len(log) > 50 for log, _ in games)
+    assert len({json.dumps(final, sort_keys=True) for _, final in games}) == len(games)
+    assert play(players, 3) == games[3], "the same seed must give the same game"
+
+
+def test_beads_and_hands_are_hidden_from_the_other_seats() -> None:
+    game = aquarium()
+    state = game.new_state(4, 11)
+    agents = make_agents(4, 11)
+    for _ in range(60):
+        seat = game.deciding_seats(state)[0]
+        decide(game, state, seat, agents[seat])
+    for seat in range(1, 5):
+        mine = view(game, state, seat)
+        assert mine["variables"]["beads"] == {str(seat): state.seat_vars["beads"][seat - 1]}
+        for s in range(1, 5):
+            shown = mine["zones"]["hand"][str(s)]
+            assert ("pieces" in shown) == (s == seat), (seat, s, shown)
+        # non-interference: other seats' beads differ, this seat's view does not
+        other = state.copy()
+        other.seat_vars["beads"] = [b if s == seat else b + 7 + s
+                                    for s, b in enumerate(other.seat_vars["beads"], start=1)]
+        assert json.dumps(view(game, other, seat), sort_keys=True) == json.dumps(
+            mine, sort_keys=True)
+        # ... and its own beads do show
+        own = state.copy()
+        own.seat_vars["beads"] = [b + 1 for b in own.seat_vars["beads"]]
+        assert view(game, own, seat)["variables"]["beads"] != mine["variables"]["beads"]
