@@ -1,7 +1,7 @@
-"""The Aquarium draft (issue 12, the Intro game for 2–6 players), not yet bundled: its
+"""The Aquarium draft (issue 12: 2–6 players, Intro, Normal and Advanced), not yet bundled: its
 scenario cases, and random games with the rules' invariants checked at every decision
 (no card created or lost, each seat's nine action cards kept, no bead debt, a pet shop
-of at most five cards), the JSON round trip, same seed → same game, and beads hidden."""
+of at most five cards, a breeding tank of one pair), the JSON round trip, same seed → same game, and beads hidden."""
 
 from __future__ import annotations
 
@@ -19,17 +19,17 @@ from interpreter.run.view import view
 from interpreter.scenarios.runner import run_scenario_files
 
 DRAFT = Path(__file__).resolve().parents[1] / "rulesets" / "drafts" / "aquarium.yaml"
-GAMES_PER_SEAT_COUNT = 40
+GAMES_PER_SEAT_COUNT = 15
 
 
 @cache
-def aquarium() -> Game:
-    return load_game(DRAFT)
+def aquarium(mode: str = "normal") -> Game:
+    return load_game(DRAFT, {"mode": mode})
 
 
 def test_scenarios_pass() -> None:
     results = run_scenario_files([DRAFT.with_name("aquarium.tests.yaml")])
-    assert len(results) == 14
+    assert len(results) == 21
     failed = [(r.name, r.message) for r in results if not r.passed]
     assert not failed, failed
 
@@ -49,10 +49,15 @@ def check(game: Game, state: State) -> None:
         assert state.seat_vars["beads"][s - 1] >= 0
         for p in sites[zone["aquarium"].site_for(s)]:
             assert game.attributes["kind"][p] in ("fish", "plant")
+        tank = sites[zone["tank"].site_for(s)]
+        assert len(tank) in (0, 2)
+        if tank:  # one pair of identical fish
+            size = game.attributes["size"]
+            assert size[tank[0]] == size[tank[1]]
 
 
-def play(players: int, seed: int) -> tuple[list[tuple[int, str]], dict]:
-    game = aquarium()
+def play(players: int, seed: int, mode: str) -> tuple[list[tuple[int, str]], dict]:
+    game = aquarium(mode)
     state = game.new_state(players, seed)
     agents = make_agents(players, seed)
     log: list[tuple[int, str]] = []
@@ -69,12 +74,13 @@ def play(players: int, seed: int) -> tuple[list[tuple[int, str]], dict]:
     return log, state.to_json()
 
 
+@pytest.mark.parametrize("mode", ["intro", "normal", "advanced"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_random_games_keep_every_invariant(players: int) -> None:
-    games = [play(players, seed) for seed in range(GAMES_PER_SEAT_COUNT)]
+def test_random_games_keep_every_invariant(players: int, mode: str) -> None:
+    games = [play(players, seed, mode) for seed in range(GAMES_PER_SEAT_COUNT)]
     assert all(len(log) > 50 for log, _ in games)
     assert len({json.dumps(final, sort_keys=True) for _, final in games}) == len(games)
-    assert play(players, 3) == games[3], "the same seed must give the same game"
+    assert play(players, 3, mode) == games[3], "the same seed must give the same game"
 
 
 def test_beads_and_hands_are_hidden_from_the_other_seats() -> None:
