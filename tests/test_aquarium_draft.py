@@ -1,7 +1,8 @@
-"""The Aquarium draft (issue 12: 2–6 players, Intro, Normal and Advanced), not yet bundled: its
-scenario cases, and random games with the rules' invariants checked at every decision
-(no card created or lost, each seat's nine action cards kept, no bead debt, a pet shop
-of at most five cards, a breeding tank of one pair), the JSON round trip, same seed → same game, and beads hidden."""
+"""The Aquarium draft (issue 12: 2–6 players; Intro, Normal and Advanced), not yet
+bundled: its scenario cases, and random games with the rules' invariants checked at every
+decision (no card created or lost, each seat's nine action cards kept, no bead debt, a
+pet shop of at most five cards, a breeding tank of one pair), the JSON round trip, same
+seed → same game, and beads hidden."""
 
 from __future__ import annotations
 
