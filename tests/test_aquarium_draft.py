@@ -7,6 +7,7 @@ seed → same game, and beads hidden."""
 from __future__ import annotations
 
 import json
+import random
 from functools import cache
 from pathlib import Path
 
@@ -107,3 +108,58 @@ def test_beads_and_hands_are_hidden_from_the_other_seats() -> None:
         own = state.copy()
         own.seat_vars["beads"] = [b + 1 for b in own.seat_vars["beads"]]
         assert view(game, own, seat)["variables"]["beads"] != mine["variables"]["beads"]
+
+
+def _hide_differently(game: Game, state: State, seat: int, rnd: random.Random) -> State:
+    """A copy of `state` that differs only in what `seat` may not know: the order of the
+    face-down decks, and which of their cards the other seats hold in hand, have chosen
+    face down or have used (not the Pass card: it comes back to its hand at once, so
+    everyone knows where it is)."""
+    other = state.copy()
+    zone = game.zones
+    action = game.attributes["action"]
+    for name in ("deck", "food_deck", "influence_one", "influence_two"):
+        rnd.shuffle(other.sites[zone[name].first])
+    for t in range(1, state.players + 1):
+        if t == seat:
+            continue
+        hand = other.sites[zone["hand"].site_for(t)]
+        for name in ("used", "chosen"):
+            there = other.sites[zone[name].site_for(t)]
+            mine = [i for i, p in enumerate(hand) if action[p] != "pass_card"]
+            theirs = [j for j, p in enumerate(there) if action[p] != "pass_card"]
+            if mine and theirs:
+                i, j = rnd.choice(mine), rnd.choice(theirs)
+                hand[i], there[j] = there[j], hand[i]
+                other.loc[hand[i]] = zone["hand"].site_for(t)
+                other.loc[there[j]] = zone[name].site_for(t)
+    return other
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_what_a_seat_may_not_know_never_shows(players: int) -> None:
+    """Non-interference: change only the deck order, the food costs' order, the Influence
+    decks and the other seats' hidden action cards, and a seat's view (log included), its
+    legal options and its computer player's decision stay the same."""
+    game = aquarium("normal")
+    rnd = random.Random(players)
+    compared = 0
+    for seed in range(3):
+        state = game.new_state(players, seed)
+        agents = make_agents(players, seed)
+        while not state.over:
+            deciding = game.deciding_seats(state)
+            if state.decisions % 7 == 0:
+                for seat in range(1, players + 1):
+                    other = _hide_differently(game, state, seat, rnd)
+                    assert json.dumps(view(game, state, seat), sort_keys=True) == json.dumps(
+                        view(game, other, seat), sort_keys=True), (seed, seat)
+                    if seat in deciding:
+                        assert ([o.notation for o in game.legal_options(state, seat)]
+                                == [o.notation for o in game.legal_options(other, seat)])
+                        a, b = make_agents(players, seed + 99), make_agents(players, seed + 99)
+                        assert (decide(game, state.copy(), seat, a[seat])
+                                == decide(game, other, seat, b[seat]))
+                    compared += 1
+            decide(game, state, deciding[0], agents[deciding[0]])
+    assert compared > 100
