@@ -163,3 +163,21 @@ def test_what_a_seat_may_not_know_never_shows(players: int) -> None:
                     compared += 1
             decide(game, state, deciding[0], agents[deciding[0]])
     assert compared > 100
+
+
+def test_the_terminal_lists_face_up_cards_by_name_and_hides_the_others() -> None:
+    from rich.console import Console
+
+    from interpreter.cli.render import render_view
+
+    game = aquarium("normal")
+    state = game.new_state(3, 4)
+    console = Console(width=200, record=True, color_system=None)
+    console.print(render_view(game, view(game, state, 1), colour=False))
+    text = console.export_text()
+    assert "The pet shop: red fish size 1" in text
+    assert "Aquarium, Player 3: red fish size 1" in text
+    assert ("Action cards in hand, Player 1: One more fish card · One fewer fish card · "
+            "Replacement fish card") in text
+    assert "Action cards in hand, Player 2: 9 pieces" in text
+    assert "The Aquarium deck: 64 pieces" in text

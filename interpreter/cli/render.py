@@ -91,9 +91,37 @@ def _order_key(game: Game, attr: str | None, value: Any) -> tuple[int, str]:
     return (len(decl.values) if decl else 0, str(value))
 
 
+def piece_label(game: Game, piece: dict[str, Any]) -> str:
+    """A visible piece's name, as the ruleset names pieces (`red fish size 2`)."""
+    attributes = game.ruleset.pieces.attributes
+    return game.piece_namer({a: str(attributes[a].names.get(piece[a], piece[a]))
+                             for a in game.attribute_order if piece.get(a) is not None})
+
+
+def list_pieces(game: Game, pieces: Sequence[dict[str, Any]], colour: bool = True) -> Text:
+    """Pieces by name, identical ones counted (`2 × red fish size 1 · fern plant`): for
+    games whose pieces have no glyph (cards)."""
+    hidden = sum(1 for p in pieces if p.get("hidden"))
+    counted: dict[str, tuple[int, dict[str, Any]]] = {}
+    for p in pieces:
+        if not p.get("hidden"):
+            name = piece_label(game, p)
+            n, _ = counted.get(name, (0, p))
+            counted[name] = (n + 1, p)
+    parts = [Text(f"{n} × {name}" if n > 1 else name,
+                  style=(_style(game, sample) or "") if colour else "")
+             for name, (n, sample) in counted.items()]
+    if hidden:
+        parts.append(Text(f"{hidden} hidden", style="dim"))
+    return Text(" · ").join(parts) if parts else Text("nothing", style="dim")
+
+
 def summarise_pieces(game: Game, pieces: Sequence[dict[str, Any]],
                      colour: bool = True) -> Text:
-    """Pieces grouped by colour (the style attribute), e.g. `red S 2M L · blue S`."""
+    """Pieces grouped by colour (the style attribute), e.g. `red S 2M L · blue S`; pieces
+    without a glyph (cards) by name."""
+    if game.ruleset.pieces.glyph is None:
+        return list_pieces(game, pieces, colour)
     style_attr = game.ruleset.pieces.style
     hidden = sum(1 for p in pieces if p.get("hidden"))
     groups: dict[Any, Counter[str]] = {}
@@ -227,6 +255,9 @@ def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
                 lines.append(line)
         elif "places" in data:
             boards.append(_places(game, info.label, data, colour))
+        elif "pieces" in data and game.ruleset.pieces.glyph is None:  # face-up cards
+            lines.append(Text.assemble((f"{info.label}: ", "bold"),
+                                       list_pieces(game, data["pieces"], colour)))
         else:
             lines.append(Text.assemble((f"{info.label}: ", "bold"), pile_count(data)))
     return [*boards, *lines]
