@@ -181,3 +181,23 @@ def test_the_terminal_lists_face_up_cards_by_name_and_hides_the_others() -> None
             "Replacement fish card") in text
     assert "Action cards in hand, Player 2: 9 pieces" in text
     assert "The Aquarium deck: 64 pieces" in text
+
+
+def test_the_rulebook_draws_cards_as_cards() -> None:
+    """`shape: card`: each kind of card is a card with its code on a band of its colour
+    (and a face-down one a grey back), not a pyramid."""
+    from interpreter.docs.diagrams import legend_svg, position_svg
+
+    game = aquarium("normal")
+    state = game.new_state(3, 4)
+    kinds = [view(game, state, 1)["zones"]["shop"]["pieces"][0],
+             {"kind": "plant", "plant": "fern", "value": 2, "stars": 0}]
+    svg = legend_svg(game, kinds, "cards")
+    assert "<polygon" not in svg
+    assert svg.count('rx="3" fill="#ffffff"') == 2
+    assert ">r1$2</text>" in svg and ">F$2</text>" in svg
+    assert "<title>red fish size 1</title>" in svg
+    assert "<text" in svg and "fern plant" in svg
+    board = position_svg(game, view(game, state, 1), "after set-up", ["shop", "hand"])
+    assert ">r1$2</text>" in board
+    assert "Action cards in hand (Player 2): 9 pieces, hidden" in board

@@ -12,6 +12,7 @@ The output depends on nothing but the view: no random ids, no timestamps.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -64,6 +65,7 @@ class PieceStyle:
         sizes = attrs[self.size_attr].values if self.size_attr else [1]
         self.sizes = [v for v in sizes if isinstance(v, int)] or [1]
         self.glyph_attr = decl.glyph if decl.glyph in attrs else None
+        self.cards = decl.shape == "card"
         self.attrs = attrs
         self.value_names = game.value_names
         self.order = game.attribute_order
@@ -95,8 +97,19 @@ class PieceStyle:
         return ""
 
     def is_pyramid(self, piece: dict[str, Any]) -> bool:
-        return not piece.get("hidden") and self.size_attr is not None and (
+        return not self.cards and not piece.get("hidden") and self.size_attr is not None and (
             self.size_attr in piece)
+
+    def code(self, piece: dict[str, Any]) -> str:
+        """A card's code, as the game writes it: the short names of the attributes that
+        have them (`y2$3`), else the values joined by dashes."""
+        if piece.get("hidden"):
+            return "?"
+        shorts = [(a, piece[a]) for a in self.order
+                  if piece.get(a) is not None and self.attrs[a].short]
+        if shorts:
+            return "".join(str(self.attrs[a].short.get(v, v)) for a, v in shorts)
+        return "-".join(str(piece[a]) for a in self.order if piece.get(a) is not None)
 
     def name(self, piece: dict[str, Any]) -> str:
         if piece.get("hidden"):
@@ -138,7 +151,9 @@ class _Canvas:
         label = style.glyph(piece)
         ink = "#111" if _luminance(fill) > 140 else "#fff"
         title = f"<title>{escape(style.name(piece))}</title>"
-        if style.is_pyramid(piece) or piece.get("hidden"):
+        if style.cards:
+            self.card(style, piece, cx, base, height, fill, title)
+        elif style.is_pyramid(piece) or piece.get("hidden"):
             rank = style.size_rank(piece) if not piece.get("hidden") else 0.5
             half = unit * (0.45 + 0.55 * rank)
             h = height
@@ -157,6 +172,26 @@ class _Canvas:
             if label:
                 self.text(cx, base - side / 2 + 4, label, size=min(11, side * 0.6),
                           anchor="middle", weight="bold", fill=ink)
+
+    def card(self, style: PieceStyle, piece: dict[str, Any], cx: float, base: float,
+             height: float, fill: str, title: str) -> None:
+        """A card standing on `base`: a white card with a band of its colour at the top
+        and its code; face down (hidden), a grey back."""
+        h = height * 1.1
+        w = h * 0.7
+        x, y = cx - w / 2, base - h
+        if piece.get("hidden"):
+            self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
+                     f'rx="3" fill="{HIDDEN}" stroke="#555" stroke-width="1">{title}</rect>')
+            return
+        band = fill if fill != UNKNOWN else "#dddddd"
+        self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
+                 f'rx="3" fill="#ffffff" stroke="#555" stroke-width="1">{title}</rect>')
+        self.add(f'<rect x="{_num(x + 1)}" y="{_num(y + 1)}" width="{_num(w - 2)}" '
+                 f'height="{_num(h * 0.3)}" rx="2" fill="{band}"/>')
+        code = style.code(piece)
+        self.text(cx, y + h * 0.72, code, size=max(6.0, min(9.0, w * 1.5 / max(3, len(code)))),
+                  anchor="middle", weight="bold")
 
     def stack(self, style: PieceStyle, pieces: list[dict[str, Any]], cx: float, base: float,
               unit: float, room: float) -> None:
@@ -336,9 +371,8 @@ def legend_svg(game: Game, pieces: list[dict[str, Any]], title: str) -> str:
         r, col = divmod(i, per_row)
         gx, gy = 10 + col * box, 8 + r * 64
         c.piece(style, p, gx + 20, gy + 40, 16, 34)
-        words = style.name(p)
-        c.text(gx + 42, gy + 32, words[:16], size=10)
-        if len(words) > 16:
-            c.text(gx + 42, gy + 44, words[16:32], size=10)
+        lines = textwrap.wrap(style.name(p), 16, break_long_words=True)[:2] or [""]
+        for k, line in enumerate(lines):  # at spaces, as a reader breaks a name
+            c.text(gx + 42, gy + 32 + 12 * k, line, size=10)
     rows = (len(pieces) + per_row - 1) // per_row
     return c.svg(WIDTH, 16 + rows * 64, title)

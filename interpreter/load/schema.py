@@ -119,6 +119,10 @@ class PiecesDecl(Node):
     attributes: dict[str, AttributeDecl]
     sets: list[PieceSet] = Field(min_length=1)
     glyph: str | None = Field(default=None, description="attribute drawn as the piece's letter")
+    shape: Literal["pyramid", "card"] | None = Field(
+        default=None, description="how the rulebook's pictures draw a piece: a pyramid in "
+        "profile, or a card (its code on a band of its colour); default: pyramids for "
+        "pieces with a size, small tiles for others")
     style: str | None = Field(default=None, description="attribute that colours the piece")
     name: Template | None = Field(
         default=None, description="a piece's name: a text template whose {expression} parts "
