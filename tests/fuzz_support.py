@@ -11,13 +11,10 @@ Neither changes what a game does or what is checked.
 from __future__ import annotations
 
 import gc
-import json
 from typing import Any
 
-from interpreter.api import load_game
 from interpreter.run.game import Game
-
-_GAMES: dict[tuple[str, str], Game] = {}
+from interpreter.run.playout import worker_game
 
 GC_THRESHOLDS = (50_000, 20, 100)
 """Allocations before a young collection, and young (then middle) collections before an
@@ -25,13 +22,9 @@ older one; Python's defaults are (700, 10, 10)."""
 
 
 def game_for(name: str, options: dict[str, Any] | None = None) -> Game:
-    """The ruleset `name` with `options`, compiled once in this process (a Game is not
-    changed by playing it)."""
-    key = (name, json.dumps(options or {}, sort_keys=True))
-    game = _GAMES.get(key)
-    if game is None:
-        game = _GAMES[key] = load_game(name, options)
-    return game
+    """The ruleset `name` with `options`, compiled once in this process (as a simulation's
+    workers do)."""
+    return worker_game((name, options or {}))
 
 
 def start_worker() -> None:

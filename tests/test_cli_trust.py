@@ -404,7 +404,7 @@ def test_simulate_streams_its_games(tmp_path: Path) -> None:
     """A million games are neither listed nor kept: memory stays flat, and stopping
     (Ctrl-C, here from the progress callback) reports the games played so far."""
     ref = (str(ROOT / "rulesets" / "high-rise.yaml"), {})
-    playout._worker_game(ref)  # loading the ruleset is not what is measured
+    playout.worker_game(ref)  # loading the ruleset is not what is measured
     played = 0
 
     def progress(k: int) -> None:

@@ -46,6 +46,8 @@ def test_count_repeats_the_whole_table_and_a_table_needs_no_each() -> None:
      "set 'fish', row 4 of its table: unknown attribute 'valeu'", "valeu", "'value'"),
     ("{size: 2, value: 3, stars: 2}", "{size: 2, value: 4, stars: 2}",
      "set 'fish', row 3 of its table: '4' is not a value of 'value'", "value: 4", None),
+    ("{size: 2, value: 3, stars: 2}", "{size: true, value: 3, stars: 2}",
+     "Input should be a valid integer", "size", None),
     ("{size: 1, value: 1, stars: 1}\n        - {size: 2",
      "{size: 1, value: 1, stars: 1, colour: red}\n        - {size: 2",
      "row 2 of its table: 'colour' is given by 'each' already", "colour: red", None),
@@ -57,8 +59,7 @@ def test_a_mistake_in_a_row_is_located_at_its_key(old: str, new: str, message: s
     bad = text.replace(old, new, 1)
     with pytest.raises(RulesetError) as info:
         compile_game(load_ruleset_text(bad, "bad.yaml"))
-    (d,) = info.value.diagnostics
-    assert message in d.message
+    d = next(d for d in info.value.diagnostics if message in d.message)
     assert d.location is not None
     line = bad.splitlines()[d.location.line - 1]
     assert line[d.location.col - 1:].startswith(token), (line, d.location.col)
@@ -71,8 +72,9 @@ def test_the_rulebook_prints_the_table_marked_provisional() -> None:
     book = build_rulebook(load(RULESET))
     env = environment()
     page = render_game(env, book, print_link=None)
-    assert ("- **Fish cards: one for each row of their table below (provisional), in each "
-            "colour (red, blue) — 8 pieces**") in page
+    assert ("- **Fish cards: one for each row of their table below (provisional), for one "
+            "of each colour (red, blue) — 8 pieces**") in page
+    assert "One for each row, for one of each colour (red, blue):" in page
     assert "#### Fish card (provisional)" in page
     assert "*These values are provisional: the published game's are not known.*" in page
     # identical rows are counted once; the columns follow the declared attributes

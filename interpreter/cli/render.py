@@ -91,13 +91,6 @@ def _order_key(game: Game, attr: str | None, value: Any) -> tuple[int, str]:
     return (len(decl.values) if decl else 0, str(value))
 
 
-def piece_label(game: Game, piece: dict[str, Any]) -> str:
-    """A visible piece's name, as the ruleset names pieces (`red fish size 2`)."""
-    attributes = game.ruleset.pieces.attributes
-    return game.piece_namer({a: str(attributes[a].names.get(piece[a], piece[a]))
-                             for a in game.attribute_order if piece.get(a) is not None})
-
-
 def list_pieces(game: Game, pieces: Sequence[dict[str, Any]], colour: bool = True) -> Text:
     """Pieces by name, identical ones counted (`2 × red fish size 1 · fern plant`): for
     games whose pieces have no glyph (cards)."""
@@ -105,7 +98,8 @@ def list_pieces(game: Game, pieces: Sequence[dict[str, Any]], colour: bool = Tru
     counted: dict[str, tuple[int, dict[str, Any]]] = {}
     for p in pieces:
         if not p.get("hidden"):
-            name = piece_label(game, p)
+            same = game.piece_like(p)
+            name = game.piece_names[same] if same is not None else " ".join(map(str, p.values()))
             n, _ = counted.get(name, (0, p))
             counted[name] = (n + 1, p)
     parts = [Text(f"{n} × {name}" if n > 1 else name,

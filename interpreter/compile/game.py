@@ -548,7 +548,7 @@ class _Compiler:
                 elif attr in ps.each:
                     self.error(f"{where}: '{attr}' is given by 'each' already (a row gives "
                                "the attributes 'each' does not)", loc)
-                elif v not in attributes[attr].values or isinstance(v, bool):
+                elif v not in attributes[attr].values:
                     self.error(f"{where}: '{v}' is not a value of '{attr}'", loc,
                                did_you_mean(str(v), [str(x) for x in
                                                      attributes[attr].values]))

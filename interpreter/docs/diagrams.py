@@ -66,6 +66,7 @@ class PieceStyle:
         self.sizes = [v for v in sizes if isinstance(v, int)] or [1]
         self.glyph_attr = decl.glyph if decl.glyph in attrs else None
         self.cards = decl.shape == "card"
+        self.game = game
         self.attrs = attrs
         self.value_names = game.value_names
         self.order = game.attribute_order
@@ -101,15 +102,9 @@ class PieceStyle:
             self.size_attr in piece)
 
     def code(self, piece: dict[str, Any]) -> str:
-        """A card's code, as the game writes it: the short names of the attributes that
-        have them (`y2$3`), else the values joined by dashes."""
-        if piece.get("hidden"):
-            return "?"
-        shorts = [(a, piece[a]) for a in self.order
-                  if piece.get(a) is not None and self.attrs[a].short]
-        if shorts:
-            return "".join(str(self.attrs[a].short.get(v, v)) for a, v in shorts)
-        return "-".join(str(piece[a]) for a in self.order if piece.get(a) is not None)
+        """A card's code, as the game writes it (`y2$3`)."""
+        same = None if piece.get("hidden") else self.game.piece_like(piece)
+        return "?" if same is None else self.game.piece_codes[same]
 
     def name(self, piece: dict[str, Any]) -> str:
         if piece.get("hidden"):

@@ -338,17 +338,9 @@ def _table(game: Game, ps: Any, label: str) -> dict[str, Any] | None:
         "rows": [[str(n), *("—" if v is None else _value_list(game, a, [v])
                             for a, v in zip(order, key, strict=True))]
                  for key, n in counted.items()],
-        "per": _per_phrase(game, ps.each),
+        "per": _each_phrase(game, {a: list(v) for a, v in ps.each.items()}),
         "provisional": ps.provisional,
     }
-
-
-def _per_phrase(game: Game, each: dict[str, list[Any]]) -> str:
-    """What a table's rows are repeated for: "in each colour (red, blue)"."""
-    return join_words([
-        f"in each {attribute_noun(a)} ({_value_list(game, a, list(v))})" if len(v) > 1
-        else f"all with {humanize(a)} {_value_list(game, a, list(v))}"
-        for a, v in each.items()])
 
 
 def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: bool) -> str:
@@ -357,7 +349,7 @@ def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: 
     pieces = f"{n} piece{'s' if n != 1 else ''}" + (" with the default options"
                                                    if depends else "")
     if ps.table:
-        per = f", {_per_phrase(game, ps.each)}" if each else ""
+        per = f", for {_each_phrase(game, each)}" if each else ""
         mark = " (provisional)" if ps.provisional else ""
         sets = f"{copies}{star} × " if copies != 1 else ""
         return (f"{sets}{plural(label, 2)}: one for each row of their table below"

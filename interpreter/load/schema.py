@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictInt, model_validator
 
 from interpreter.errors import Location
 from interpreter.load.located import Expr, Name, Node, Template
@@ -76,11 +76,11 @@ class PieceSet(Node):
     label: str | None = None
     count: Expr = Field(default_factory=lambda: Expr("1"),
                         description="how many such sets (may depend on options)")
-    each: dict[str, list[int | str]] = Field(
+    each: dict[str, list[StrictInt | str]] = Field(
         default_factory=dict,
         description="attribute: values to combine; an attribute left out has no value "
                     "(null) on these pieces")
-    table: list[dict[str, int | str]] = Field(
+    table: list[dict[str, StrictInt | str]] = Field(
         default_factory=list,
         description="a data table, one row per piece (for each combination of `each`): "
                     "the values of the attributes `each` does not give, e.g. "

@@ -72,6 +72,7 @@ class Game:
         self.piece_kind: list[tuple] = []
         self.piece_kind_id: list[int] = []
         """A number for each piece's kind (its attribute values): quicker to compare."""
+        self._piece_by_kind: dict[tuple, int] | None = None
         self.piece_start: list[int] = []
         self.start_sites: list[list[int]] = []
         """Each site's pieces before the set-up (from piece_start; blank states copy it)."""
@@ -203,6 +204,15 @@ class Game:
         state.current = seat
         state.frames = [[self.turn_pc, {}]]
         Machine(self, state).run()
+
+    def piece_like(self, values: dict[str, Any]) -> int | None:
+        """A piece with these attribute values, as a view shows a piece (None when no
+        piece has them): its name and code are the ones the game gives it."""
+        if self._piece_by_kind is None:
+            self._piece_by_kind = {}
+            for p, kind in enumerate(self.piece_kind):
+                self._piece_by_kind.setdefault(kind, p)
+        return self._piece_by_kind.get(tuple(values.get(a) for a in self.attribute_order))
 
     def state_from_json(self, data: dict[str, Any]) -> State:
         return State.from_json(data, self.n_pieces)

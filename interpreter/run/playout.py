@@ -199,7 +199,9 @@ class _Batch:
 _WORKER_GAMES: dict[tuple, Game] = {}
 
 
-def _worker_game(ref: tuple[str, dict[str, Any]]) -> Game:
+def worker_game(ref: tuple[str, dict[str, Any]]) -> Game:
+    """The game `ref` names (ruleset, options), compiled once in this process: a worker
+    plays many games of it, and a Game is not changed by playing it."""
     from interpreter.api import load_game
 
     key = (ref[0], tuple(sorted(ref[1].items())))
@@ -221,7 +223,7 @@ def _play_into(tally: Tally, game: Game, players: int, seed: int, agent: str) ->
 
 
 def _run_batch(batch: _Batch) -> Tally:
-    game = _worker_game(batch.game_ref)
+    game = worker_game(batch.game_ref)
     players = game.check_players(batch.players)
     tally = Tally()
     for seed in range(batch.first, batch.first + batch.count):
@@ -270,7 +272,7 @@ def simulate(game_ref: tuple[str, dict[str, Any]], n: int, players: int | None, 
     Results are counted as they come (a Tally), so memory stays flat for any `n`. Ctrl-C
     stops early: the games finished so far are summarised, with `interrupted` true."""
     started = time.perf_counter()
-    game = _worker_game(game_ref)
+    game = worker_game(game_ref)
     n_players = game.check_players(players)
     tally = Tally()
     interrupted = False
