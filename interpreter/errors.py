@@ -78,6 +78,8 @@ class RuleError(TabletopError):
         """(where, what stood there, that line of the file), innermost first."""
         self.decisions: int | None = None
         """Decisions made in the game before it happened (0: during the set-up)."""
+        self.variant: tuple[Location, str] | None = None
+        """For a game that is a variant: where it names its base, and the base's name."""
 
     def at(self, location: Location | None, what: str, line: str | None = None) -> RuleError:
         """Record a place the error passed through (ignored when already recorded)."""
@@ -85,9 +87,12 @@ class RuleError(TabletopError):
             self.trace.append((location, what, line))
         return self
 
-    def during(self, decisions: int) -> RuleError:
+    def during(self, decisions: int, variant: tuple[Location, str] | None = None
+               ) -> RuleError:
         if self.decisions is None:
             self.decisions = decisions
+        if self.variant is None:
+            self.variant = variant
         return self
 
     @property
@@ -109,6 +114,10 @@ class RuleError(TabletopError):
         lines.extend(f"  in {outer} at {where}" for where, outer, _ in self.trace[1:])
         if self.decisions is not None:
             lines.append(f"  {_when(self.decisions)}")
+        if self.variant is not None and self.variant[0].path != loc.path:
+            where, base = self.variant
+            lines.append(f"  in the variant of {base} at {where}: its changes may be the "
+                         "cause")
         return "\n".join(lines)
 
 

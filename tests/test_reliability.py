@@ -140,8 +140,19 @@ def test_the_base_ruleset_plays_with_a_harmless_expression_in_each_place(
 # -- a seeded sample of mutated bundled rulesets ------------------------------------------
 
 def _sample() -> list[tuple[int, cat.Mutant]]:
+    """Stratified by file, so every bundled file keeps its share (at least one) whatever
+    files are added."""
     every = list(enumerate(cat.mutants()))
-    return sorted(random.Random(cat.SEED).sample(every, MUTANT_SAMPLE), key=lambda x: x[0])
+    rng = random.Random(cat.SEED)
+    by_file: dict[str, list[tuple[int, cat.Mutant]]] = {}
+    for item in every:
+        by_file.setdefault(item[1].source, []).append(item)
+    chosen: list[tuple[int, cat.Mutant]] = []
+    for name in sorted(by_file):
+        group = by_file[name]
+        share = max(1, round(MUTANT_SAMPLE * len(group) / len(every)))
+        chosen.extend(rng.sample(group, min(share, len(group))))
+    return sorted(chosen, key=lambda x: x[0])
 
 
 SAMPLE = _sample()

@@ -337,3 +337,18 @@ effects:
     assert len(said.changed) == 1
     assert "    - Now: Nobody is noted." in said.changed[0]
     assert "    - In Minimal: Set the last taker to the current player." in said.changed[0]
+
+
+def test_a_run_time_error_in_the_base_rules_also_points_at_the_variant(tmp_path: Path) -> None:
+    """The failing effect is the base's, but the variant's changes led to it: the message
+    names both files, so the designer knows where to look."""
+    path = tmp_path / "few-covers.yaml"
+    path.write_text("tabletop: 1\nextends: high-rise\n"
+                    "game: {name: few-covers, title: Few covers}\n"
+                    "change:\n  sets:\n    covers:\n      count: 1\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", str(path), "--seed", "1"])
+    assert result.exit_code == 1
+    text = result.output
+    assert "high-rise.yaml:" in text and "gave no piece to move" in text
+    assert f"in the variant of high-rise at {path}:2:10: its changes may be the cause" in text
+    assert "Traceback" not in text

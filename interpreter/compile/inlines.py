@@ -100,8 +100,8 @@ def ask(pc: int, spec: ChoiceSpec, usual: int) -> Inline | None:
 
 
 def _failed(m: Any, spec: ChoiceSpec, k: int, exc: RuleError) -> RuleError:
-    return spec._locate(m.env, k, exc).during(m.state.decisions)
+    return spec._locate(m.env, k, exc).during(m.state.decisions, m.game.variant)
 
 
 def _too_deep(m: Any, spec: ChoiceSpec) -> RuleError:
-    return spec._too_deep(m.env).during(m.state.decisions)
+    return spec._too_deep(m.env).during(m.state.decisions, m.game.variant)

@@ -83,6 +83,9 @@ class VariantInfo:
     changes: list[Change] = field(default_factory=list)
     base_tree: Any = None
     """The base's merged tree (before this variant's changes)."""
+    extends_loc: Location | None = None
+    """Where the variant names its base (a run-time error in the base's rules points here
+    too, so the designer sees which file's changes led to it)."""
 
 
 def is_variant(tree: Any) -> bool:
@@ -132,7 +135,7 @@ def merge_variant(tree: Any, source: Source, path: str,
         base_name=str(game.get("name", ref)) if isinstance(game, dict) else str(ref),
         base_path=base_path,
         base_title=str(game.get("title", ref)) if isinstance(game, dict) else str(ref),
-        base_tree=base_tree)
+        base_tree=base_tree, extends_loc=_loc(ref) or tree.key_locs.get("extends"))
     merged = _deep_copy(base_tree)
     _merge_game(tree, merged, info, error)
     for kind in ("remove", "replace", "add", "change"):

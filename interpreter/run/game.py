@@ -8,6 +8,7 @@ compile.game.compile_game fills a Game in; nothing here compiles anything.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import IllegalMove, Location, RuleError, UsageError, did_you_mean
@@ -111,6 +112,14 @@ class Game:
     def seat_name(self, seat: int) -> str:
         return f"Player {seat}"
 
+    @cached_property
+    def variant(self) -> tuple[Location, str] | None:
+        """Where a variant names its base, and the base: told with a run-time error."""
+        info = self.loaded.variant
+        if info is None or info.extends_loc is None:
+            return None
+        return info.extends_loc, info.base_name
+
     def source_line(self, loc: Location | None) -> str | None:
         """The ruleset's line at `loc` (quoted under an error)."""
         return self.loaded.source.line_at(loc)
@@ -196,7 +205,7 @@ class Game:
                     st.vars[var.id] = var.initial(env)
             except RuleError as exc:
                 raise exc.at(var.loc, f"the initial value of variable '{var.id}'",
-                             self.source_line(var.loc)).during(0) from None
+                             self.source_line(var.loc)).during(0, self.variant) from None
 
     def start_turn(self, state: State, seat: int) -> None:
         """Begin `seat`'s turn on a state built by hand (a scenario's position) and run
@@ -246,7 +255,7 @@ class Game:
             prompt = spec.prompt(env)
         except RuleError as exc:
             raise exc.at(spec.loc, "the question of this decision (choose)",
-                         self.source_line(spec.loc)).during(state.decisions) from None
+                         self.source_line(spec.loc)).during(state.decisions, self.variant) from None
         return Decision(seats, prompt, spec.simultaneous)
 
     def options_for(self, state: State, spec: ChoiceSpec, seat: int, env: Env) -> list:
@@ -264,7 +273,7 @@ class Game:
             try:
                 opts = cache[seat] = spec.list_options(env, seat)
             except RuleError as exc:
-                raise exc.during(state.decisions) from None
+                raise exc.during(state.decisions, self.variant) from None
         return opts
 
     def raw_options(self, state: State, seat: int) -> list[tuple[int, tuple]]:
@@ -288,7 +297,7 @@ class Game:
                                   spec.render(env, seat, raw, label=True),
                                   spec.kinds[raw[0]].id, raw))
         except RuleError as exc:
-            raise exc.during(state.decisions) from None
+            raise exc.during(state.decisions, self.variant) from None
         return out
 
     def sample_option(self, state: State, seat: int, agent: RandomAgent,
@@ -354,7 +363,7 @@ class Game:
             index = agent.pick(count)
         except RuleError as exc:
             raise exc.at(spec.loc, "this decision (choose)", self.source_line(spec.loc)
-                         ).during(state.decisions) from None
+                         ).during(state.decisions, self.variant) from None
         finally:
             if searched is not None:
                 searched[0] += env.steps
@@ -370,7 +379,7 @@ class Game:
         try:
             return spec.render(self.env(state), seat, raw, label=False)
         except RuleError as exc:
-            raise exc.during(state.decisions) from None
+            raise exc.during(state.decisions, self.variant) from None
 
     def apply(self, state: State, seat: int, choice: Option | str | int | tuple) -> State:
         """A new state with `seat`'s choice carried out (the given state is untouched)."""
@@ -420,7 +429,7 @@ class Game:
                 out[s] = self.score(env)
             except RuleError as exc:
                 raise exc.at(self.score_loc, "the scores", self.source_line(self.score_loc)
-                             ).during(state.decisions) from None
+                             ).during(state.decisions, self.variant) from None
         return out
 
     def ranked_winners(self, env: Env) -> list[int]:

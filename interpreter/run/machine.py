@@ -151,19 +151,19 @@ class Machine:
                     env.locals = frame[1]
         except RuleError as exc:
             self.game.locate_error(exc, self._where(pc))
-            raise exc.during(st.decisions) from None
+            raise exc.during(st.decisions, self.game.variant) from None
         except RecursionError:
             exc = RuleError("the rules nest too deeply here (a value nested inside itself, or "
                             "definitions calling each other too many levels down)")
             self.game.locate_error(exc, self._where(pc))
-            raise exc.during(st.decisions) from None
+            raise exc.during(st.decisions, self.game.variant) from None
         except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
                 ZeroDivisionError) as bug:
             exc = RuleError(f"this effect failed with {type(bug).__name__}: {bug}; the rules "
                             "may be wrong, but tabletop should have said how: this is a bug "
                             "in tabletop, please report it")
             self.game.locate_error(exc, self._where(pc))
-            raise exc.during(st.decisions) from None
+            raise exc.during(st.decisions, self.game.variant) from None
         finally:
             st.steps += env.steps - self.charged
             self.charged = env.steps
@@ -353,7 +353,7 @@ class Machine:
         try:
             return spec.has_option(self.env, seat)
         except RuleError as exc:
-            raise exc.during(self.state.decisions) from None
+            raise exc.during(self.state.decisions, self.game.variant) from None
 
     def resolve_simultaneous(self, spec: ChoiceSpec) -> int:
         env = self.env
@@ -392,7 +392,7 @@ class Machine:
             exc = BudgetError("decisions_per_game", f"the game went past "
                               f"{budgets.decisions_per_game:,} decisions")
             raise exc.at(spec.loc, "this decision (choose)", self.game.source_line(spec.loc)
-                         ).during(st.decisions) from None
+                         ).during(st.decisions, self.game.variant) from None
         kind = spec.kinds[option[0]]
         env.mentioned = mentioned = []
         try:

@@ -69,7 +69,7 @@ def _concealed(game: Game, zone: ZoneInfo, conceal: Any, env: Any) -> bool:
     except RuleError as exc:
         loc = zone.conceal_loc
         raise exc.at(loc, f"the 'conceal' condition of zone '{zone.id}'",
-                     game.source_line(loc)).during(env.state.decisions) from None
+                     game.source_line(loc)).during(env.state.decisions, game.variant) from None
 
 
 def view(game: Game, state: State, seat: int) -> dict[str, Any]:

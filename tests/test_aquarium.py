@@ -20,7 +20,7 @@ from interpreter.run.state import State
 from interpreter.run.view import view
 from interpreter.scenarios.runner import run_scenario_files
 
-DRAFT = Path(__file__).resolve().parents[1] / "rulesets" / "drafts" / "aquarium.yaml"
+DRAFT = Path(__file__).resolve().parents[1] / "rulesets" / "aquarium.yaml"
 GAMES_PER_SEAT_COUNT = 15
 
 
