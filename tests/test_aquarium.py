@@ -31,7 +31,7 @@ def aquarium(mode: str = "normal") -> Game:
 
 def test_scenarios_pass() -> None:
     results = run_scenario_files([DRAFT.with_name("aquarium.tests.yaml")])
-    assert len(results) == 21
+    assert len(results) == 57
     failed = [(r.name, r.message) for r in results if not r.passed]
     assert not failed, failed
 
@@ -176,10 +176,13 @@ def test_the_terminal_lists_face_up_cards_by_name_and_hides_the_others() -> None
     console.print(render_view(game, view(game, state, 1), colour=False))
     text = console.export_text()
     assert "The pet shop: red fish size 1" in text
-    assert "Aquarium, Player 3: red fish size 1" in text
-    assert ("Action cards in hand, Player 1: One more fish card · One fewer fish card · "
+    # each seat's own piles are listed under its name, the viewer's marked "(you)"
+    assert "Player 3\n  Aquarium: red fish size 1" in text
+    assert ("Player 1 (you)\n  Aquarium: green fish size 1 ($1 1★)\n"
+            "  Action cards in hand: One more fish card · One fewer fish card · "
             "Replacement fish card") in text
-    assert "Action cards in hand, Player 2: 9 pieces" in text
+    assert ("Player 2\n  Aquarium: green fish size 1 ($1 1★)\n"
+            "  Action cards in hand: 9 pieces") in text
     assert "The Aquarium deck: 64 pieces" in text
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from interpreter.api import load_game
 from interpreter.compile.game import Game, compile_game
-from interpreter.load.loader import load_ruleset
+from interpreter.load.loader import load_ruleset, load_ruleset_text
 from interpreter.run.state import State
 from interpreter.run.view import view
 
@@ -221,3 +221,37 @@ def hidden_from_view(game: Game, state: State, seat: int, piece: int) -> bool:
     env = game.env(state)
     env.temps.update(piece=piece, place=site, viewer=seat)
     return bool(zone.conceal(env))
+
+
+@cache
+def cards_on_record() -> Game:
+    """The same game, its secret picks declared on the record (`on_record: true`)."""
+    text = (RULESETS / "cards.yaml").read_text(encoding="utf-8")
+    marked = text.replace("    seats: seats\n", "    seats: seats\n    on_record: true\n", 1)
+    assert marked != text
+    return compile_game(load_ruleset_text(marked, str(RULESETS / "cards.yaml")))
+
+
+def test_a_reveal_on_the_record_stays_readable_for_those_who_saw_it() -> None:
+    """With `on_record`, the reveal line keeps naming the card for the seats that could see
+    it when it was revealed (everyone: it was played face up), even once it lies face down;
+    the same histories without it hide the line. Nothing else of the views differs."""
+    plain, marked = cards(), cards_on_record()
+    kept = 0
+    for seed in range(40):
+        rnd = random.Random(seed)
+        a, b = plain.new_state(2, seed), marked.new_state(2, seed)
+        while not a.over:
+            seat = plain.deciding_seats(a)[0]
+            option = rnd.choice(plain.legal_options(a, seat))
+            plain.apply_in_place(a, seat, option.notation)
+            marked.apply_in_place(b, seat, option.notation)
+            for viewer in (1, 2):
+                seen_a, seen_b = view(plain, a, viewer), view(marked, b, viewer)
+                log_a, log_b = seen_a.pop("log"), seen_b.pop("log")
+                assert dump(seen_a) == dump(seen_b)
+                for x, y in zip(log_a, log_b, strict=True):
+                    if x != y:  # only a hidden reveal line, now readable
+                        assert x == {"say": None} and "revealed" in y["say"]
+                        kept += 1
+    assert kept > 20

@@ -100,6 +100,9 @@ def list_pieces(game: Game, pieces: Sequence[dict[str, Any]], colour: bool = Tru
         if not p.get("hidden"):
             same = game.piece_like(p)
             name = game.piece_names[same] if same is not None else " ".join(map(str, p.values()))
+            face = game.piece_face(p)
+            if face:
+                name = f"{name} ({face})"
             n, _ = counted.get(name, (0, p))
             counted[name] = (n + 1, p)
     parts = [Text(f"{n} × {name}" if n > 1 else name,
@@ -228,25 +231,36 @@ def pile_count(place: dict[str, Any]) -> Text:
     return Text(f"{count} piece{'s' if count != 1 else ''}")
 
 
+def _is_empty(part: dict[str, Any]) -> bool:
+    return part.get("count") == 0 or part.get("pieces") == []
+
+
 def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
                       ) -> list[RenderableType]:
-    """Every zone of the view: boards first, then per-seat piles, then other piles."""
+    """The zones on the table: boards first, then shared piles, then each seat's own
+    piles under its name (empty ones left out; the viewer's own marked 'you')."""
     boards: list[RenderableType] = []
     lines: list[Text] = []
+    by_seat: dict[int, list[Text]] = {}
     for zone_id, data in view["zones"].items():
         info = game.zones[zone_id]
+        if not info.on_table:
+            continue
         if info.per_seat:
             for owner, part in data.items():
                 who = game.seat_name(int(owner))
                 if "places" in part:
                     boards.append(_places(game, f"{info.label} — {who}", part, colour))
                     continue
-                line = Text.assemble((f"{info.label}, {who}: ", "bold"))
+                mine = by_seat.setdefault(int(owner), [])
+                if _is_empty(part):
+                    continue
+                line = Text.assemble("  ", (f"{info.label}: ", "bold"))
                 if "pieces" in part:
                     line.append_text(summarise_pieces(game, part["pieces"], colour))
                 else:
                     line.append_text(pile_count(part))
-                lines.append(line)
+                mine.append(line)
         elif "places" in data:
             boards.append(_places(game, info.label, data, colour))
         elif "pieces" in data and game.ruleset.pieces.glyph is None:  # face-up cards
@@ -254,6 +268,10 @@ def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
                                        list_pieces(game, data["pieces"], colour)))
         else:
             lines.append(Text.assemble((f"{info.label}: ", "bold"), pile_count(data)))
+    for seat, seat_lines in by_seat.items():
+        title = game.seat_name(seat) + (" (you)" if seat == view.get("seat") else "")
+        lines.append(Text(title + ("" if seat_lines else ": nothing"), style="bold underline"))
+        lines.extend(seat_lines)
     return [*boards, *lines]
 
 
@@ -261,6 +279,8 @@ def variables_text(game: Game, view: dict[str, Any]) -> Text | None:
     """The game's variables this seat may see, e.g. `quiet turns 3 · beads P1 4, P2 2`."""
     parts: list[Text] = []
     for var_id, value in view["variables"].items():
+        if not game.variables[var_id].on_table:
+            continue
         name = var_id.replace("_", " ")
         if game.variables[var_id].per_seat:
             if not value:

@@ -482,6 +482,10 @@ class _Compiler:
                     if v not in a.values:
                         self.error(f"{what} gives '{v}', which is not a value of '{attr}'",
                                    a.loc, did_you_mean(str(v), [str(x) for x in a.values]))
+        for attr in decl.face:
+            if attr not in decl.attributes:
+                self.error(f"face names '{attr}', which is not an attribute", decl.key_loc(
+                    "face"), did_you_mean(attr, decl.attributes))
         namer = g.piece_namer = self.piece_namer()
         starts: list[tuple[str, int | None, Any]] = []
         kind_ids: dict[tuple, int] = {}
@@ -647,7 +651,8 @@ class _Compiler:
         label = z.label or z.id.replace("_", " ").capitalize()
         info = ZoneInfo(z.id, label, z.kind, z.per_seat, first, 1,
                         max_seats if z.per_seat else 1, contents=z.contents, count=z.count,
-                        reveal_at_end=z.reveal_at_end, description=z.description)
+                        reveal_at_end=z.reveal_at_end, description=z.description,
+                        on_table=z.on_table)
         if z.kind == "grid":
             info.rows = self.constant(z.rows, f"zone '{z.id}' rows", 1)
             info.cols = self.constant(z.cols, f"zone '{z.id}' cols", 1)
@@ -698,7 +703,7 @@ class _Compiler:
         for v in self.rs.variables:
             temps = ["seat"] if v.per_seat else []
             info = VariableInfo(v.id, v.per_seat, self.expr(v.initial, temps), v.visible_to,
-                                v.reveal_at_end, v.initial.loc or v.loc)
+                                v.reveal_at_end, v.initial.loc or v.loc, v.on_table)
             g.variables[v.id] = info
             value: Compiled
             if v.per_seat:

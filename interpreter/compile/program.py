@@ -286,7 +286,7 @@ class ProgramBuilder:
             seat=self.expr(c.seat) if c.seat is not None else None,
             seats=self.expr(c.seats) if c.seats is not None else None,
             kinds=[], after=after, none=Label() if c.if_none else None,
-            secret=c.secret or c.seats is not None, loc=c.loc)
+            secret=c.secret or c.seats is not None, loc=c.loc, on_record=c.on_record)
         ids = set()
         for o in c.options:
             if o.id in ids:

@@ -72,6 +72,9 @@ class PieceStyle:
         self.order = game.attribute_order
         self.namer = game.piece_namer
 
+    def face(self, piece: dict[str, Any]) -> str:
+        return "" if piece.get("hidden") else self.game.piece_face(piece)
+
     def size_rank(self, piece: dict[str, Any]) -> float:
         """0..1: how big the piece is among the declared sizes."""
         v = piece.get(self.size_attr) if self.size_attr else None
@@ -185,8 +188,13 @@ class _Canvas:
         self.add(f'<rect x="{_num(x + 1)}" y="{_num(y + 1)}" width="{_num(w - 2)}" '
                  f'height="{_num(h * 0.3)}" rx="2" fill="{band}"/>')
         code = style.code(piece)
-        self.text(cx, y + h * 0.72, code, size=max(6.0, min(9.0, w * 1.5 / max(3, len(code)))),
-                  anchor="middle", weight="bold")
+        face = style.face(piece)
+        self.text(cx, y + h * (0.6 if face else 0.72), code,
+                  size=max(6.0, min(9.0, w * 1.5 / max(3, len(code)))), anchor="middle",
+                  weight="bold")
+        if face:
+            self.text(cx, y + h * 0.88, face,
+                      size=max(5.0, min(8.0, w * 1.4 / max(3, len(face)))), anchor="middle")
 
     def stack(self, style: PieceStyle, pieces: list[dict[str, Any]], cx: float, base: float,
               unit: float, room: float) -> None:
@@ -311,16 +319,16 @@ def _pile(c: _Canvas, style: PieceStyle, title: str, place: dict[str, Any],
            size=12, weight="bold")
     y += 20
     groups = _kinds(style, pieces)
-    box = 58.0
+    box, row, height = (66.0, 54, 40) if style.cards else (58.0, 40, 26)
     per_row = int((WIDTH - 20) // box)
     for i, (p, n) in enumerate(groups):
         r, col = divmod(i, per_row)
-        gx, gy = 10 + col * box, y + r * 40
-        c.piece(style, p, gx + 14, gy + 30, 12, 26)
+        gx, gy = 10 + col * box, y + r * row
+        c.piece(style, p, gx + 16, gy + height + 4, 12, height)
         if n > 1:
-            c.text(gx + 30, gy + 26, f"×{n}", size=11)
+            c.text(gx + 36, gy + height, f"×{n}", size=11)
     rows = (len(groups) + per_row - 1) // per_row
-    return y + rows * 40 + 4
+    return y + rows * row + 4
 
 
 def _seat_title(label: str, owner: str) -> str:
@@ -337,10 +345,12 @@ def position_svg(game: Game, view_data: dict[str, Any], title: str,
     for zone_id in wanted:
         info = game.zones[zone_id]
         zv = view_data["zones"].get(zone_id)
-        if zv is None:
+        if zv is None or not info.on_table:
             continue
         if info.per_seat:
             for owner, part in zv.items():
+                if part.get("count") == 0 or part.get("pieces") == []:
+                    continue  # a seat's empty pile: nothing to show
                 name = _seat_title(info.label, owner)
                 if "places" in part:
                     y = (_grid(c, style, name, part, y) if info.kind == "grid"
@@ -365,9 +375,16 @@ def legend_svg(game: Game, pieces: list[dict[str, Any]], title: str) -> str:
     for i, p in enumerate(pieces):
         r, col = divmod(i, per_row)
         gx, gy = 10 + col * box, 8 + r * 64
-        c.piece(style, p, gx + 20, gy + 40, 16, 34)
-        lines = textwrap.wrap(style.name(p), 16, break_long_words=True)[:2] or [""]
+        if style.cards:  # a card is read by what is printed on it: draw it larger
+            c.piece(style, p, gx + 20, gy + 54, 16, 46)
+        else:
+            c.piece(style, p, gx + 20, gy + 40, 16, 34)
+        name = style.name(p)
+        face = style.face(p)
+        lines = textwrap.wrap(name, 16, break_long_words=True)[:2] or [""]
+        if face:
+            lines = [*lines[:2], face]
         for k, line in enumerate(lines):  # at spaces, as a reader breaks a name
-            c.text(gx + 42, gy + 32 + 12 * k, line, size=10)
+            c.text(gx + 42, gy + (26 if face else 32) + 12 * k, line, size=10)
     rows = (len(pieces) + per_row - 1) // per_row
     return c.svg(WIDTH, 16 + rows * 64, title)

@@ -626,7 +626,9 @@ def _example(game: Game, players: int, base: str) -> tuple[list[ExampleStep], Di
         turn = state.turn
         state = game.apply(state, seat, chosen)
         seen = view(game, state, SPECTATOR)
-        said = [e["say"] for e in seen["log"][seen_before:] if "say" in e]
+        said = [e["say"] if e["say"] is not None else
+                "(a message about a card that onlookers cannot see now)"
+                for e in seen["log"][seen_before:] if "say" in e]
         after = None
         if seen["zones"] != shown_zones:
             pictures += 1

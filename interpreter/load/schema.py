@@ -124,6 +124,10 @@ class PiecesDecl(Node):
         "profile, or a card (its code on a band of its colour); default: pyramids for "
         "pieces with a size, small tiles for others")
     style: str | None = Field(default=None, description="attribute that colours the piece")
+    face: list[str] = Field(
+        default_factory=list, description="attributes printed on a card's face in the "
+        "rulebook's pictures and legend, each by its short form if it has one, else its "
+        "value's name (e.g. [value, stars] with short $3 and name 2★)")
     name: Template | None = Field(
         default=None, description="a piece's name: a text template whose {expression} parts "
         "use the attributes, each standing for the name of the piece's value (empty when it "
@@ -145,6 +149,10 @@ class ZoneDecl(Node):
     contents: Visibility = Field(default="everyone", description="who sees which pieces")
     count: Visibility = Field(default="everyone", description="who sees how many pieces")
     reveal_at_end: bool = True
+    on_table: bool = Field(
+        default=True, description="false for a place that is not part of the play area (the "
+        "box, a pile used only while setting up): the terminal and the rulebook's pictures "
+        "leave it out")
     conceal: Expr | None = Field(
         default=None,
         description="pieces for which this holds are shown to nobody, only as hidden "
@@ -160,6 +168,9 @@ class VarDecl(Node):
     per_seat: bool = False
     visible_to: Visibility = "everyone"
     reveal_at_end: bool = True
+    on_table: bool = Field(
+        default=True, description="false for the rules' own bookkeeping, which the terminal "
+        "does not show players")
     description: str | None = None
 
 

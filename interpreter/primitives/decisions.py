@@ -53,6 +53,10 @@ class Choose(Primitive):
                            "is legal (default: nothing, the rules go on)")
     secret: bool = Field(default=False, description="other seats do not see the choice in "
                          "the log until the game ends")
+    on_record: bool = Field(
+        default=False, description="with `seats`: the line revealing each choice shows it to "
+        "the whole table, so it stays readable for every seat even once what it names is "
+        "hidden again (see `say`'s on_record)")
 
     def local_names(self) -> set[str]:
         names = {"chooser"}

@@ -52,11 +52,18 @@ class Say(Primitive):
     summary: ClassVar[str] = "Write a line in the log, seen by everyone or by the seats in `to`."
     say: Template
     to: Expr | None = Field(default=None, description="list of seats who see the line")
+    on_record: bool = Field(
+        default=False, description="the line stays readable for every seat that could see "
+        "the pieces it names when it was written, even once they are hidden again (a card "
+        "played face up, then discarded face down: the table saw it). By default a line "
+        "naming a piece a seat may not see now is hidden from that seat, so the log never "
+        "remembers for it")
 
     def compile(self, b: ProgramBuilder) -> None:
         text = b.template(self.say, track_pieces=True)
         seats = b.expr(self.to) if self.to is not None else None
         nxt = b.after_this()
+        on_record = self.on_record
 
         def run(m: Machine) -> int:
             env = m.env
@@ -64,7 +71,7 @@ class Say(Primitive):
             env.mentioned = []
             try:
                 said = text(env)
-                m.say(said, to, tuple(env.mentioned))
+                m.say(said, to, tuple(env.mentioned), on_record)
             finally:
                 env.mentioned = None
             return nxt

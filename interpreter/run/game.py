@@ -223,6 +223,18 @@ class Game:
                 self._piece_by_kind.setdefault(kind, p)
         return self._piece_by_kind.get(tuple(values.get(a) for a in self.attribute_order))
 
+    def piece_face(self, values: dict[str, Any]) -> str:
+        """What a card shows besides its name or code: its `face` attributes, each by its
+        short form if it has one, else its value's name (`$3 2★`); empty for none."""
+        attrs = self.ruleset.pieces.attributes
+        shown = []
+        for attr in self.ruleset.pieces.face:
+            if attr in values and attr in attrs:
+                v = values[attr]
+                short = attrs[attr].short.get(v)
+                shown.append(str(short) if short else str(attrs[attr].names.get(v, v)))
+        return " ".join(shown)
+
     def state_from_json(self, data: dict[str, Any]) -> State:
         return State.from_json(data, self.n_pieces)
 

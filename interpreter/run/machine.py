@@ -15,6 +15,7 @@ from interpreter.run import rng as rngmod
 from interpreter.run.budget import describe as kind_of
 from interpreter.run.budget import overspent
 from interpreter.run.state import State
+from interpreter.run.view import witnesses
 
 if TYPE_CHECKING:
     from interpreter.run.game import Game
@@ -268,13 +269,19 @@ class Machine:
         self.env.forget("board")
 
     # -- the table -----------------------------------------------------------------------
-    def say(self, text: str, seats: Any, pieces: tuple[int, ...] = ()) -> None:
-        """A line in the log; `pieces`: those its text describes (see view.redacted_log)."""
+    def say(self, text: str, seats: Any, pieces: tuple[int, ...] = (),
+            on_record: bool = False) -> None:
+        """A line in the log; `pieces`: those its text describes (see view.redacted_log);
+        `on_record`: it stays readable for the seats that can see them now."""
         if seats is not None:
             if not isinstance(seats, list | tuple):
                 seats = [seats]
             seats = tuple(sorted({self.seat_index(s) + 1 for s in seats}))
-        self.state.append_log(("say", text, seats, pieces))
+        if on_record:
+            self.state.append_log(("say", text, seats, pieces,
+                                   witnesses(self.game, self.state, pieces)))
+        else:
+            self.state.append_log(("say", text, seats, pieces))
 
     def finish(self, winners: Any, reason: str) -> None:
         st = self.state
@@ -366,8 +373,11 @@ class Machine:
                 env.mentioned = []
                 try:
                     notation = spec.render(env, s, (k, tuple(values)), label=False)
-                    self.state.append_log(("say", f"{self.game.seat_name(s)} revealed "
-                                           f"{notation}", None, tuple(env.mentioned)))
+                    line = ("say", f"{self.game.seat_name(s)} revealed {notation}", None,
+                            tuple(env.mentioned))
+                    if spec.on_record:  # revealing is showing it to the whole table
+                        line += (tuple(range(1, self.state.players + 1)),)
+                    self.state.append_log(line)
                 finally:
                     env.mentioned = None
         if i >= len(order):

@@ -57,6 +57,7 @@ class ZoneInfo:
     count: str = "everyone"
     reveal_at_end: bool = True
     description: str | None = None
+    on_table: bool = True
     triggers: list[int] = field(default_factory=list)
     conceal: Compiled | None = None
     conceal_loc: Location | None = None
@@ -145,6 +146,7 @@ class VariableInfo:
     visible_to: str
     reveal_at_end: bool
     loc: Location | None = None
+    on_table: bool = True
 
 
 @dataclass
@@ -269,6 +271,8 @@ class ChoiceSpec:
     slot: str = ""
     resolve_pc: int = -1
     loc: Location | None = None
+    on_record: bool = False
+    """Reveal lines stay readable for the seats that saw what they name."""
     simultaneous: bool = field(init=False, default=False)
     """Every seat in `seats` decides at once (read on every decision: an attribute)."""
 

@@ -167,8 +167,15 @@ def redacted_log(game: Game, state: State, seat: int) -> list[dict[str, Any]]:
             text, seats = entry[1], entry[2]
             pieces = entry[3] if len(entry) > 3 else ()
             if seats is None or seat in seats or state.over:
-                out.append({"say": None if hidden.any(pieces) else text})
+                on_record = len(entry) > 4 and seat in entry[4]
+                out.append({"say": text if on_record or not hidden.any(pieces) else None})
     return out
+
+
+def witnesses(game: Game, state: State, pieces: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats that may see every one of these pieces now (for a line on the record)."""
+    return tuple(seat for seat in range(1, state.players + 1)
+                 if not _HiddenPieces(game, state, seat).any(pieces))
 
 
 class _HiddenPieces:
