@@ -1,0 +1,126 @@
+"""How pieces and places are shown: a card's `face` (the attributes printed on it, in the
+rulebook's pictures, its legend and the terminal), places and variables off the table
+(`on_table: false`), and log lines on the record (`say: ... on_record: true`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from interpreter.cli.render import render_view
+from interpreter.compile.game import compile_game
+from interpreter.docs.diagrams import legend_svg, position_svg
+from interpreter.errors import RulesetError
+from interpreter.load.loader import load_ruleset_text
+from interpreter.run.game import Game
+from interpreter.run.view import view
+
+BASE = (Path(__file__).resolve().parent / "rulesets" / "card_table.yaml").read_text(
+    encoding="utf-8")
+
+
+def game_of(text: str) -> Game:
+    return compile_game(load_ruleset_text(text, "shown.yaml"))
+
+
+FACED = BASE.replace("  sets:\n", "  shape: card\n  face: [value, stars]\n  sets:\n", 1).replace(
+    "    value:\n      values: [1, 2, 3, 5]\n",
+    "    value:\n      values: [1, 2, 3, 5]\n      short: {1: $1, 2: $2, 3: $3, 5: $5}\n", 1
+).replace("    stars:\n      values: [0, 1, 2]\n",
+          "    stars:\n      values: [0, 1, 2]\n      names: {0: 0★, 1: 1★, 2: 2★}\n", 1)
+
+
+def screen(game: Game, seat: int, state: object) -> str:
+    console = Console(width=120, color_system=None, record=True)
+    console.print(render_view(game, view(game, state, seat), []))
+    return console.export_text()
+
+
+def test_a_card_shows_its_face_attributes_short_form_first_else_name() -> None:
+    game = game_of(FACED)
+    assert FACED != BASE
+    state = game.new_state(2, 1)
+    p = state.sites[game.zones["deck"].first][0]
+    values = {a: game.attributes[a][p] for a in game.attribute_order}
+    expected = f"${values['value']} {values['stars']}★"
+    assert game.piece_face(values) == expected
+    pieces = [dict(values)]
+    assert expected in legend_svg(game, pieces, "legend")
+    assert expected in position_svg(game, view(game, state, 1), "position")
+    assert f"({expected})" in screen(game, 1, state)
+
+
+def test_without_face_nothing_more_is_printed() -> None:
+    game = game_of(BASE)
+    state = game.new_state(2, 1)
+    assert "★" not in screen(game, 1, state)
+    p = state.sites[game.zones["deck"].first][0]
+    assert game.piece_face({a: game.attributes[a][p] for a in game.attribute_order}) == ""
+
+
+def test_a_face_naming_no_attribute_is_a_located_error() -> None:
+    bad = FACED.replace("face: [value, stars]", "face: [value, star]")
+    with pytest.raises(RulesetError) as info:
+        game_of(bad)
+    d = next(d for d in info.value.diagnostics if "face names 'star'" in d.message)
+    assert d.location is not None and bad.splitlines()[d.location.line - 1].startswith(
+        "  face:")
+    assert d.hint is not None and "stars" in d.hint
+
+
+OFF_TABLE = BASE.replace("  - id: mine\n", "  - id: box\n    kind: pile\n    on_table: false\n"
+                         "  - id: mine\n", 1).replace(
+    "      start: deck\n", "      start: deck\n    - id: spare\n      label: Spare card\n"
+    "      each: {colour: [red], size: [1], value: [1], stars: [0]}\n      start: box\n", 1
+) + ("variables:\n  - id: tally\n    initial: 7\n    on_table: false\n"
+     "  - id: shown\n    initial: 8\n")
+
+
+def test_places_and_variables_off_the_table_are_left_out_of_the_screen_and_pictures() -> None:
+    game = game_of(OFF_TABLE)
+    state = game.new_state(2, 1)
+    seen = view(game, state, 1)
+    assert "box" in seen["zones"] and seen["variables"]["tally"] == 7  # still in the view
+    text = screen(game, 1, state)
+    assert "box" not in text.lower() and "tally" not in text
+    assert "shown 8" in text and "Deck: " in text
+    picture = position_svg(game, seen, "position")
+    assert ">Box: " not in picture and ">Deck: " in picture
+
+
+def test_each_seat_piles_come_under_its_name_and_empty_ones_are_left_out() -> None:
+    game = game_of(BASE)
+    state = game.new_state(2, 1)
+    game.apply_in_place(state, 1, game.legal_options(state, 1)[0])
+    text = screen(game, 2, state)
+    assert "Player 1\n  Mine: " in text
+    assert "Player 2 (you): nothing" in text
+
+
+RECORDED = BASE.replace(
+    "          - move: p\n            to: mine[current]\n",
+    "          - move: p\n            to: shown_pile\n"
+    "          - say: \"{seat_name(current)} shows {piece_name(p)}\"\n"
+    "            on_record: true\n"
+    "          - say: \"{seat_name(current)} keeps {piece_name(p)}\"\n"
+    "          - move: p\n            to: mine[current]\n", 1).replace(
+    "  - id: mine\n    kind: pile\n    per_seat: true\n",
+    "  - id: mine\n    kind: pile\n    per_seat: true\n    contents: owner\n"
+    "  - id: shown_pile\n    kind: pile\n", 1).replace(
+    "  - id: deck\n    kind: pile\n", "  - id: deck\n    kind: pile\n    contents: nobody\n", 1)
+
+
+def test_a_line_on_the_record_stays_readable_for_those_who_saw_the_card() -> None:
+    """The card is shown face up, then kept face down: the line on the record still names
+    it for the other seat; the same line off the record does not."""
+    game = game_of(RECORDED)
+    assert RECORDED.count("on_record") == 1
+    state = game.new_state(2, 1)
+    game.apply_in_place(state, 1, game.legal_options(state, 1)[0])
+    said = [e.get("say") for e in view(game, state, 2)["log"] if "say" in e]
+    mine = [e.get("say") for e in view(game, state, 1)["log"] if "say" in e]
+    assert said[0] is not None and said[0].startswith("Player 1 shows ")
+    assert said[1] is None  # off the record: the card is face down in Player 1's pile now
+    assert mine[1] is not None and mine[1].startswith("Player 1 keeps ")
