@@ -45,7 +45,8 @@ def check(game: Game, state: State) -> None:
     assert len(shop) <= 5 or state.over
     action = game.attributes["action"]
     beads = state.seat_vars["beads"]
-    assert sum(beads) + state.vars["bank"] == 15 * state.players + 1000, "a bead was created or lost"
+    total = sum(beads) + state.vars["bank"]
+    assert total == 15 * state.players + 1000, "a bead was created or lost"
     assert state.vars["bank"] >= 0
     for s in range(1, state.players + 1):
         cards = [p for z in ("hand", "chosen", "played", "used")
