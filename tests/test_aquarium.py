@@ -208,3 +208,45 @@ def test_the_rulebook_draws_cards_as_cards() -> None:
     board = position_svg(game, view(game, state, 1), "after set-up", ["shop", "hand"])
     assert ">r1$2</text>" in board
     assert "Action cards in hand (Player 2): 9 pieces, hidden" in board
+
+
+def test_hot_seat_shows_each_seat_its_own_hand_and_beads_only() -> None:
+    """Three people at one keyboard: a purchase, two secret Phase I picks. Each screen,
+    after its seat confirms, lists that seat's own action cards and beads and no one
+    else's, and the cards the table saw played are in the log."""
+    import io
+
+    from rich.console import Console
+
+    from interpreter.cli.play import PlaySession
+    from interpreter.cli.play_command import build_agents
+    from interpreter.run.record import SavedGame
+
+    game = aquarium()
+    seats = {s: "human" for s in (1, 2, 3)}
+    state = game.new_state(3, 11)
+    answers = iter(["", "buy", "", "more", "", "pass", "", "quit"])
+    out = io.StringIO()
+    session = PlaySession(game, state, seats, build_agents(seats, 11),
+                          SavedGame.start(game, 3, 11, seats), Console(file=out, width=1000),
+                          lambda prompt: next(answers), interactive=False, colour=False)
+    assert session.run() == 0
+    screens = out.getvalue().split("Pass the keyboard to")[1:]
+    assert [s.split(".")[0].strip() for s in screens] == [
+        "Player 1", "Player 2", "Player 3", "Player 2"]
+    for screen in screens:
+        me = int(screen.split(".")[0].strip()[-1])
+        assert f"Player {me} (you)" in screen
+        assert f"beads Player {me} " in screen
+        for other in (1, 2, 3):
+            if other != me:
+                assert f"beads Player {other}" not in screen
+        # a hand is listed by card only under its owner's name
+        blocks = screen.split("\nPlayer ")
+        for block in blocks[1:]:
+            owner = int(block[0])
+            if "Action cards in hand:" in block:
+                listed = "Pass card" in block.split("Action cards in hand:")[1].split("\n")[0]
+                assert listed == (owner == me), (me, owner, block)
+    assert "Player 2 plays One more fish." in screens[-1]
+    assert "Player 3 plays Pass." in screens[-1]
