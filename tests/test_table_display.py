@@ -124,3 +124,75 @@ def test_a_line_on_the_record_stays_readable_for_those_who_saw_the_card() -> Non
     assert said[0] is not None and said[0].startswith("Player 1 shows ")
     assert said[1] is None  # off the record: the card is face down in Player 1's pile now
     assert mine[1] is not None and mine[1].startswith("Player 1 keeps ")
+
+
+
+def rulebook_page(text: str) -> str:
+    from interpreter.docs.build import environment, render_game
+    from interpreter.docs.rulebook import build_rulebook
+
+    return render_game(environment(), build_rulebook(load_ruleset_text(text, "shown.yaml")),
+                       print_link=None)
+
+
+def test_a_line_on_the_record_says_so_in_the_rulebook() -> None:
+    page = rulebook_page(RECORDED)
+    assert ("- Announce: “‹the current player› shows ‹*p*›” (kept in the log for everyone "
+            "who saw it).") in page
+    assert page.count("kept in the log") == 1
+
+
+SIMULTANEOUS = BASE.replace(
+    "  - choose: take\n", "  - choose: take\n    seats: seats\n    on_record: true\n", 1)
+
+
+def test_a_choose_on_the_record_says_so_and_needs_seats() -> None:
+    page = rulebook_page(SIMULTANEOUS)
+    assert "each in secret, then show everyone their choices, which stay in the log," in page
+    alone = SIMULTANEOUS.replace("    seats: seats\n", "", 1)
+    with pytest.raises(RulesetError) as info:
+        game_of(alone)
+    d = next(d for d in info.value.diagnostics if "'on_record'" in d.message)
+    assert "needs 'seats'" in d.message
+    assert d.location is not None
+    assert alone.splitlines()[d.location.line - 1].strip() == "on_record: true"
+
+
+BANKED = BASE.replace(
+    "          - move: p\n            to: mine[current]\n",
+    "          - move: p\n            to: mine[current]\n"
+    "          - add: coins\n            seat: current\n            amount: p.value\n"
+    "            from: bank\n", 1) + (
+    "variables:\n  - id: coins\n    per_seat: true\n    initial: 0\n"
+    "  - id: bank\n    initial: 20\n")
+
+
+def test_add_from_a_bank_moves_the_amount_and_creates_nothing() -> None:
+    game = game_of(BANKED)
+    for seed in range(5):
+        state = game.new_state(2, seed)
+        while not state.over:
+            seat = game.deciding_seats(state)[0]
+            before = sum(state.seat_vars["coins"]) + state.vars["bank"]
+            game.apply_in_place(state, seat, game.legal_options(state, seat)[-1])
+            assert sum(state.seat_vars["coins"]) + state.vars["bank"] == before == 20
+        assert state.vars["bank"] == 20 - sum(state.seat_vars["coins"]) < 20
+    assert "Add the value of *p* to the coins of the current player, taking it from the " \
+        "bank." in rulebook_page(BANKED)
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("bank", None),
+    ("coins", "'from' takes a game variable (a bank, a pot), and 'coins' is per seat"),
+    ("bnak", "unknown variable 'bnak'"),
+])
+def test_add_from_names_a_game_variable(source: str, message: str | None) -> None:
+    text = BANKED.replace("            from: bank\n", f"            from: {source}\n")
+    if message is None:
+        game_of(text)
+        return
+    with pytest.raises(RulesetError) as info:
+        game_of(text)
+    d = next(d for d in info.value.diagnostics if message in d.message)
+    assert d.location is not None
+    assert text.splitlines()[d.location.line - 1].strip() == f"from: {source}"

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from interpreter.run.game import Game, Option, show_value
+from interpreter.run.view import is_empty
 
 EMPTY = "·"
 HIDDEN = "?"
@@ -231,10 +232,6 @@ def pile_count(place: dict[str, Any]) -> Text:
     return Text(f"{count} piece{'s' if count != 1 else ''}")
 
 
-def _is_empty(part: dict[str, Any]) -> bool:
-    return part.get("count") == 0 or part.get("pieces") == []
-
-
 def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
                       ) -> list[RenderableType]:
     """The zones on the table: boards first, then shared piles, then each seat's own
@@ -253,7 +250,7 @@ def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
                     boards.append(_places(game, f"{info.label} — {who}", part, colour))
                     continue
                 mine = by_seat.setdefault(int(owner), [])
-                if _is_empty(part):
+                if is_empty(part):
                     continue
                 line = Text.assemble("  ", (f"{info.label}: ", "bold"))
                 if "pieces" in part:

@@ -280,6 +280,10 @@ class ProgramBuilder:
             self.error(f"a decision (choose) cannot be made in {self.section.name}", c.loc)
         if c.seat is not None and c.seats is not None:
             self.error("give either 'seat' or 'seats', not both", c.loc)
+        if c.on_record and c.seats is None:
+            self.error("'on_record' keeps the lines that reveal secret choices: it needs "
+                       "'seats' (one seat's choice is in the log already)",
+                       c.key_loc("on_record") or c.loc)
         after = Label()
         spec = ChoiceSpec(
             pc=self.next_pc(), prompt=self.template(c.choose, ["chooser"]),

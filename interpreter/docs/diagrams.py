@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from interpreter.run.view import is_empty
+
 if TYPE_CHECKING:
     from interpreter.run.game import Game
 
@@ -349,7 +351,7 @@ def position_svg(game: Game, view_data: dict[str, Any], title: str,
             continue
         if info.per_seat:
             for owner, part in zv.items():
-                if part.get("count") == 0 or part.get("pieces") == []:
+                if is_empty(part):
                     continue  # a seat's empty pile: nothing to show
                 name = _seat_title(info.label, owner)
                 if "places" in part:
@@ -383,7 +385,7 @@ def legend_svg(game: Game, pieces: list[dict[str, Any]], title: str) -> str:
         face = style.face(p)
         lines = textwrap.wrap(name, 16, break_long_words=True)[:2] or [""]
         if face:
-            lines = [*lines[:2], face]
+            lines.append(face)
         for k, line in enumerate(lines):  # at spaces, as a reader breaks a name
             c.text(gx + 42, gy + (26 if face else 32) + 12 * k, line, size=10)
     rows = (len(pieces) + per_row - 1) // per_row

@@ -76,6 +76,8 @@ class Choose(Primitive):
         who = who[:1].upper() + who[1:]
         head = f"{who} choose, each in secret," if self.seats is not None else (
             f"{who} chooses")
+        if self.on_record:
+            head += " then show everyone their choices, which stay in the log,"
         out = [f"{head} one of these options (asked: “{d.text(self.choose)}”):"]
         for o in self.options:
             out.extend(d.option(o))

@@ -80,6 +80,7 @@ class Say(Primitive):
     def english(self, d: Describer) -> list[str]:
         said = d.text(self.say, placeholders=True)
         end = "" if said[-1:] in ".!?" else "."
+        kept = " (kept in the log for everyone who saw it)" if self.on_record else ""
         if self.to is None:
-            return [f"Announce: “{said}”{end}"]
-        return [f"Tell {d.expr(self.to)}, and nobody else: “{said}”{end}"]
+            return [f"Announce: “{said}”{kept}{end}"]
+        return [f"Tell {d.expr(self.to)}, and nobody else: “{said}”{kept}{end}"]

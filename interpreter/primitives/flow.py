@@ -109,15 +109,35 @@ class Add(Primitive):
     add: Name
     amount: Expr
     seat: Expr | None = None
+    from_: Name | None = Field(
+        default=None, alias="from", description="a game variable the amount is taken from "
+        "(a bank, a pot): it loses what the other gains, so nothing is created or lost")
 
     def compile(self, b: ProgramBuilder) -> None:
         from interpreter.run.budget import describe as kind_of
         from interpreter.run.budget import too_large
 
         var = b.variable(self.add, per_seat=self.seat is not None)
+        source = None
+        if self.from_ is not None:
+            if b.variables.get(self.from_.text):
+                b.error(f"'from' takes a game variable (a bank, a pot), and "
+                        f"'{self.from_.text}' is per seat", self.from_.loc)
+            else:
+                source = b.variable(self.from_, per_seat=False)
         amount = b.expr(self.amount, allow_random=True)
         seat = b.expr(self.seat) if self.seat is not None else None
         nxt = b.after_this()
+
+        def changed(m: Machine, values: dict | list, key: Any, name: str, n: int) -> None:
+            old = values[key]
+            if not isinstance(old, int) or isinstance(old, bool):
+                raise RuleError(f"add {var}: '{name}' holds {kind_of(old)}, not a number")
+            total = old + n
+            big = m.game.budgets.largest_number
+            if not -big <= total <= big:
+                too_large(total, big)
+            values[key] = total
 
         def run(m: Machine) -> int:
             n = amount(m.env)
@@ -126,21 +146,17 @@ class Add(Primitive):
                                 f"got {kind_of(n)}")
             values, key = ((m.state.vars, var) if seat is None
                            else (m.state.seat_vars[var], m.seat_index(seat(m.env))))
-            old = values[key]
-            if not isinstance(old, int) or isinstance(old, bool):
-                raise RuleError(f"add {var}: the variable holds {kind_of(old)}, not a number")
-            total = old + n
-            big = m.game.budgets.largest_number
-            if not -big <= total <= big:
-                too_large(total, big)
-            values[key] = total
+            changed(m, values, key, var, n)
+            if source is not None:
+                changed(m, m.state.vars, source, source, -n)
             m.env.forget("vars")
             return nxt
         b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
         who = f" of {d.expr(self.seat)}" if self.seat is not None else ""
-        return [f"Add {d.expr(self.amount)} to {d.var(self.add)}{who}."]
+        taken = f", taking it from {d.var(self.from_)}" if self.from_ is not None else ""
+        return [f"Add {d.expr(self.amount)} to {d.var(self.add)}{who}{taken}."]
 
 
 class If(Primitive):

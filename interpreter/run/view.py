@@ -172,6 +172,11 @@ def redacted_log(game: Game, state: State, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def is_empty(place: dict[str, Any]) -> bool:
+    """Whether a view's pile is known to be empty (its count 0, or no pieces shown)."""
+    return place.get("count") == 0 or place.get("pieces") == []
+
+
 def witnesses(game: Game, state: State, pieces: tuple[int, ...]) -> tuple[int, ...]:
     """The seats that may see every one of these pieces now (for a line on the record)."""
     return tuple(seat for seat in range(1, state.players + 1)
