@@ -36,6 +36,11 @@ class Slow(TypeError):
     """The fast path met a value it leaves to the careful path."""
 
 
+class Unwritable(Exception):
+    """A node the writer has no code for: only a tree the closures refused can hold one
+    (a definition inlined before its own error is reported), so the closures stand."""
+
+
 FAST_FAILURES = (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
                  ZeroDivisionError)
 """What makes a generated function hand over to the closures (a RecursionError is not
@@ -246,7 +251,10 @@ class _Writer:
         found = self.precomputed.get(id(node))
         if found is not None:
             return found
-        return getattr(self, "g_" + type(node).__name__)(node)
+        method = getattr(self, "g_" + type(node).__name__, None)
+        if method is None:
+            raise Unwritable(type(node).__name__)
+        return method(node)
 
     def g_Constant(self, node: ast.Constant) -> str:
         return _literal(node.value)
@@ -835,7 +843,10 @@ def generate(tree: ast.expr, scope: ex.Scope, slow: Callable[..., Any], what: st
     w = _Writer(scope, hooks)
     args = [w.tmp("a") for _ in params or ()]
     w.names = dict(zip(params or (), args, strict=True))
-    result = w.value(tree)
+    try:
+        result = w.value(tree)
+    except Unwritable:
+        return _with_temps(params, slow) if params else slow
     return _function(w, args, result, _with_temps(params, slow) if params else slow, what)
 
 
@@ -847,7 +858,10 @@ def generate_template(parts: list[str | ast.expr], scope: ex.Scope, slow: Callab
     hooks = scope.code
     assert hooks is not None
     w = _Writer(scope, hooks)
-    values = w.values([p for p in parts if not isinstance(p, str)])
+    try:
+        values = w.values([p for p in parts if not isinstance(p, str)])
+    except Unwritable:
+        return slow
     shown = w.obj(show, "how a value reads in a text")
     pieces, i = [], 0
     for part in parts:
@@ -988,8 +1002,11 @@ def generate_listing(parts: OptionParts, scope: ex.Scope, slow_values: Callable[
     whose names it uses, each `let` and source computed there too, and duplicates are
     only looked for when a source could repeat a value. Whatever the generated code
     cannot decide, or a part tested early that fails, goes to the careful listing."""
-    return (_listing(parts, scope, slow_values, what, exists=False),
-            _listing(parts, scope, slow_exists, what, exists=True))
+    try:
+        return (_listing(parts, scope, slow_values, what, exists=False),
+                _listing(parts, scope, slow_exists, what, exists=True))
+    except Unwritable:
+        return slow_values, slow_exists
 
 
 def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what: str,

@@ -619,8 +619,8 @@ def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) 
                           else f"the {o.label[0].lower() + o.label[1:]}")
     for v in rs.variables:
         glossary[v.id] = f"the {humanize(v.id)}"
-        if v.per_seat:
-            seat_indexed.add(v.id)
+        if v.per_seat or v.per_piece:
+            seat_indexed.add(v.id)  # read as "the facing of the card" like a seat's own
     definitions: dict[str, list[str]] = {}
     for key, written in rs.define.items():
         m = _DEF_KEY.match(key)

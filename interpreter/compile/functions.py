@@ -14,6 +14,7 @@ from interpreter.compile.expressions import Function, kind_of
 from interpreter.errors import RuleError
 from interpreter.run import rng as rngmod
 from interpreter.run.budget import overspent, too_large, too_long
+from interpreter.run.panels import altitude
 from interpreter.run.tables import (  # the board's directions, read by the rules too
     ALL_DIRECTIONS,
     DIAGONAL,
@@ -205,13 +206,55 @@ def f_neighbours(env: Any, site: Any, dirs: Any = None) -> list[int]:
 
 
 def f_row(env: Any, site: Any) -> int | None:
-    rc = env.game.site_rc[_site(env, site, "row")]
-    return None if rc is None else rc[0] + 1
+    s = _site(env, site, "row")
+    rc = env.game.site_rc[s]
+    if rc is None:
+        return None
+    reach = env.game.site_zone[s].reach
+    return rc[0] + 1 if reach is None else rc[0] - reach
 
 
 def f_col(env: Any, site: Any) -> int | None:
-    rc = env.game.site_rc[_site(env, site, "col")]
-    return None if rc is None else rc[1] + 1
+    s = _site(env, site, "col")
+    rc = env.game.site_rc[s]
+    if rc is None:
+        return None
+    reach = env.game.site_zone[s].reach
+    return rc[1] + 1 if reach is None else rc[1] - reach
+
+
+def _panels(env: Any, piece: Any, fn: str) -> tuple[Any, int]:
+    panels = env.game.panels
+    if panels is None:
+        raise RuleError(f"{fn}() needs pieces with panels: declare pieces.panels")
+    return panels, _piece(env, piece, fn)
+
+
+def f_panel(env: Any, piece: Any, region: Any, facing: Any = None) -> Any:
+    if piece is None:
+        return None
+    panels, p = _panels(env, piece, "panel")
+    return panels.value(env, p, region, facing)
+
+
+def f_panels(env: Any, piece: Any, facing: Any = None) -> list[Any]:
+    if piece is None:
+        return []
+    panels, p = _panels(env, piece, "panels")
+    return _built(env, panels.values(env, p, facing))
+
+
+def f_edge(env: Any, piece: Any, side: Any, facing: Any = None) -> list[Any]:
+    if piece is None:
+        return []
+    panels, p = _panels(env, piece, "edge")
+    return _built(env, panels.edge(env, p, side, facing))
+
+
+def f_altitude(env: Any, piece: Any) -> Any:
+    if piece is None:
+        return None
+    return altitude(env, _piece(env, piece, "altitude"))
 
 
 def f_place(env: Any, name: Any) -> int:
@@ -511,8 +554,24 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
         "offset(square, direction, distance=1): null when off the board", site_args=(0,)),
     _fn("neighbours", f_neighbours, 1, 2, "the squares next to {0}",
         "neighbours(square, directions=all eight)", site_args=(0,)),
-    _fn("row", f_row, 1, 1, "the row of {0}", "row(square), from 1", site_args=(0,)),
-    _fn("col", f_col, 1, 1, "the column of {0}", "col(square), from 1", site_args=(0,)),
+    _fn("row", f_row, 1, 1, "the row of {0}", "row(square), from 1 (on an open grid: its y, "
+        "0 at the centre, growing northward)", site_args=(0,)),
+    _fn("col", f_col, 1, 1, "the column of {0}", "col(square), from 1 (on an open grid: its "
+        "x, 0 at the centre, growing eastward)", site_args=(0,)),
+    _fn("panel", f_panel, 2, 3, "the {1} panel of {0}", "panel(piece, region, facing=as it "
+        "lies): the value its face shows in that region as it lies now (turned or not), or "
+        "as it would turned to `facing`, e.g. panel(card, 'tl'); null for a piece without "
+        "panels", describes_piece=True),
+    _fn("panels", f_panels, 1, 2, "the panels of {0}", "panels(piece, facing=as it lies): "
+        "the values its face shows, region by region (rows top first)",
+        describes_piece=True),
+    _fn("edge", f_edge, 2, 3, "the panels along the {1} side of {0}", "edge(piece, side, "
+        "facing=as it lies): the values along side n, e, s or w (west to east, or north to "
+        "south), so edge(a, 'e')[i] touches edge(b, 'w')[i] when b is east of a",
+        describes_piece=True),
+    _fn("altitude", f_altitude, 1, 1, "the altitude of {0}", "altitude(piece): the height "
+        "of its top above the table (pieces.height), a piece standing on a region resting "
+        "on the piece with panels beneath it, anything else on the highest top below it"),
     _fn("place", f_place, 1, 1, "{0}", "place(name): the square or pile called so, e.g. "
         "place('c3')", site_args=(0,)),
     _fn("place_name", f_place_name, 1, 1, "the name of {0}", "place_name(place), e.g. c3"),

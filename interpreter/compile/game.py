@@ -62,10 +62,12 @@ from interpreter.load.located import Expr
 from interpreter.load.schema import Definition, OptionDecl, PieceSet, ZoneDecl
 from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.machine import Env, Machine
+from interpreter.run.panels import PanelsInfo
 from interpreter.run.tables import (
     Decision,
     EndRuleInfo,
     Option,
+    PieceVariable,
     SeatVariable,
     TriggerInfo,
     VariableInfo,
@@ -304,6 +306,8 @@ class _Compiler:
                     found |= self.reads(fn, seen | {name})
                 elif fn not in PURE_FUNCTIONS:
                     found.add("board")
+                    if fn in PIECE_VARIABLE_READERS:
+                        found.add("vars")
         self.def_reads[name] = found
         return found
 
@@ -312,7 +316,7 @@ class _Compiler:
             return self.reads(name, seen)
         found = self.globals.get(name)
         if found is None or (isinstance(found, Constant) and not isinstance(
-                found.value, SeatVariable)):
+                found.value, SeatVariable | PieceVariable)):
             return set()  # a comprehension's own name, an option, a zone, a value
         if isinstance(found, Constant) or name in self.game.variables:
             return {"vars"}
@@ -531,6 +535,7 @@ class _Compiler:
                              if v is not None}
                     g.piece_names.append(namer(names))
                     g.piece_codes.append(self.piece_code(combo))
+                    g.piece_shapes.append(ps.shape or decl.shape)
                     starts.append((ps.start.text, ps.seat, ps.start.loc))
         return starts
 
@@ -631,7 +636,8 @@ class _Compiler:
                     if info.kind == "grid":
                         r, c = divmod(i, info.cols)
                         g.site_rc.append((r, c))
-                        name = f"{string.ascii_lowercase[c]}{r + 1}"
+                        name = (f"{c - info.reach},{r - info.reach}" if info.reach is not None
+                                else f"{string.ascii_lowercase[c]}{r + 1}")
                         if any(zz.kind == "grid" for zz in list(g.zones.values())[:-1]):
                             name = f"{z.id}:{name}"
                     else:
@@ -653,11 +659,22 @@ class _Compiler:
                         max_seats if z.per_seat else 1, contents=z.contents, count=z.count,
                         reveal_at_end=z.reveal_at_end, description=z.description,
                         on_table=z.on_table)
-        if z.kind == "grid":
+        if z.kind == "grid" and z.reach is not None:
+            for key, value in (("rows", z.rows), ("cols", z.cols), ("size", z.size)):
+                if value is not None:
+                    self.error(f"an open grid (with 'reach') has no {key}", value.loc)
+            if z.count != "everyone":
+                self.error(f"an open grid is on the table for all to count: zone '{z.id}' "
+                           "cannot hide how many pieces lie on it", z.key_loc("count") or z.loc)
+            info.reach = self.constant(z.reach, f"zone '{z.id}' reach", 0)
+            info.rows = info.cols = 2 * info.reach + 1
+            info.per_owner = info.rows * info.cols
+        elif z.kind == "grid":
             info.rows = self.constant(z.rows, f"zone '{z.id}' rows", 1)
             info.cols = self.constant(z.cols, f"zone '{z.id}' cols", 1)
             if z.rows is None or z.cols is None:
-                self.error(f"grid zone '{z.id}' needs rows and cols", z.loc)
+                self.error(f"grid zone '{z.id}' needs rows and cols (or 'reach', for an open "
+                           "grid)", z.loc)
             if info.cols > 26:
                 self.error(f"grid zone '{z.id}' has more than 26 columns", z.loc)
                 info.cols = 26
@@ -667,7 +684,8 @@ class _Compiler:
                 self.error(f"slots zone '{z.id}' needs a size", z.loc)
             info.per_owner = self.constant(z.size, f"zone '{z.id}' size", 1)
         else:
-            for key, value in (("rows", z.rows), ("cols", z.cols), ("size", z.size)):
+            for key, value in (("rows", z.rows), ("cols", z.cols), ("size", z.size),
+                               ("reach", z.reach)):
                 if value is not None:
                     self.error(f"a pile has no {key}", value.loc)
         return info
@@ -701,17 +719,93 @@ class _Compiler:
     def variables(self) -> None:
         g = self.game
         for v in self.rs.variables:
-            temps = ["seat"] if v.per_seat else []
+            temps = ["seat"] if v.per_seat else ["piece"] if v.per_piece else []
+            if v.per_seat and v.per_piece:
+                self.error(f"variable '{v.id}' is per seat or per piece, not both",
+                           v.key_loc("per_piece") or v.loc)
+            if v.per_piece and "visible_to" in v.model_fields_set:
+                self.error(f"variable '{v.id}' is per piece: a seat sees a piece's values "
+                           "while it sees the piece, so drop 'visible_to'",
+                           v.key_loc("visible_to"))
             info = VariableInfo(v.id, v.per_seat, self.expr(v.initial, temps), v.visible_to,
-                                v.reveal_at_end, v.initial.loc or v.loc, v.on_table)
+                                v.reveal_at_end, v.initial.loc or v.loc, v.on_table,
+                                v.per_piece and not v.per_seat)
             g.variables[v.id] = info
             value: Compiled
-            if v.per_seat:
+            if info.per_piece:
+                value = Constant(PieceVariable(v.id))
+            elif v.per_seat:
                 value = Constant(SeatVariable(v.id))
             else:
                 value = StateRead(f"env.state.vars[{v.id!r}]",
                                   (lambda name: lambda env: env.state.vars[name])(v.id))
             self.add_global(v.id, value, "variable", v.loc)
+
+    def panels_and_heights(self) -> None:
+        """pieces.panels (regions on a face, turning) and pieces.height (altitude)."""
+        g, decl = self.game, self.rs.pieces
+        panels = decl.panels
+        if panels is not None:
+            where = decl.key_loc("panels") or decl.loc
+            widths = {len(row) for row in panels.layout}
+            ok = len(widths) == 1 and 0 not in widths
+            if not ok:
+                self.error("panels: every row of the layout needs the same number of "
+                           "positions (at least one)", where)
+            for row in panels.layout:
+                for attr in row:
+                    if attr is not None and attr not in decl.attributes:
+                        ok = False
+                        self.error(f"panels: the layout names '{attr}', which is not an "
+                                   "attribute", where, did_you_mean(attr, decl.attributes))
+            named = [a for row in panels.layout for a in row if a is not None]
+            if len(set(named)) != len(named):
+                ok = False
+                self.error("panels: an attribute appears twice in the layout", where)
+            if panels.turn == 90 and ok and len(panels.layout) != len(panels.layout[0]):
+                ok = False
+                self.error("panels: only a square layout can turn by 90°", where)
+            for key in ("facing", "standing_on"):
+                name = getattr(panels, key)
+                if name is None:
+                    continue
+                var = g.variables.get(name.text)
+                if var is None or not var.per_piece:
+                    ok = False
+                    self.error(f"panels: {key} names '{name.text}', which is not a per-piece "
+                               "variable (declare it under variables with per_piece: true)",
+                               name.loc or where, did_you_mean(name.text, [
+                                   v.id for v in g.variables.values() if v.per_piece]))
+            if panels.turn != 360 and panels.facing is None:
+                ok = False
+                self.error("panels: pieces that turn need 'facing', the per-piece variable "
+                           "that holds their turn", where)
+            if ok:
+                g.panels = PanelsInfo(
+                    [list(row) for row in panels.layout], panels.turn,
+                    panels.facing.text if panels.facing else None,
+                    panels.standing_on.text if panels.standing_on else None)
+        if decl.height is not None:
+            height = self.expr(decl.height, ["piece"])
+            if height is _broken:
+                return
+            env = Env(g, _NO_STATE)
+            values = []
+            for piece in range(g.n_pieces):
+                env.temps["piece"] = piece
+                try:
+                    value = height(env)
+                except (RuleError, BrokenRuleset, AttributeError, TypeError, KeyError):
+                    self.error("pieces.height must be computable from a piece's attributes "
+                               "(and the options)", decl.height.loc)
+                    return
+                if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                    self.error(f"pieces.height gives {g.piece_names[piece]} a height of "
+                               f"{value!r}: heights are numbers of at least 0",
+                               decl.height.loc)
+                    return
+                values.append(value)
+            g.piece_heights = values
 
     def program(self) -> None:
         g = self.game
@@ -720,7 +814,8 @@ class _Compiler:
         b = ProgramBuilder(
             base_scope=self.scope(), source=self.source,
             show=lambda v: show_value(g, v),
-            variables={v.id: v.per_seat for v in rs.variables},
+            variables={v.id: "seat" if v.per_seat else "piece" if v.per_piece else "game"
+                       for v in rs.variables},
             procedures=procedures)
         b.section = Section("setup", frozenset(collect_locals(rs.setup)))
         b.block(rs.setup)
@@ -831,6 +926,7 @@ class _Compiler:
         self.board_ready = True
         self.place_pieces(starts)
         self.variables()
+        self.panels_and_heights()
         for name, (params, body) in self.def_bodies.items():
             if not params:
                 try:
@@ -871,6 +967,9 @@ def _sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 CHANGES = ("board", "vars", "turn")
 """What the rules change that a definition may read (see _Compiler.reads)."""
+
+PIECE_VARIABLE_READERS = frozenset({"panel", "panels", "edge", "altitude"})
+"""Built-ins that read per-piece variables (a piece's facing, what it stands on)."""
 
 PURE_FUNCTIONS = frozenset({
     "cells", "neighbours", "offset", "row", "col", "place", "place_name", "piece_name",

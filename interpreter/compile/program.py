@@ -66,8 +66,8 @@ class ProgramBuilder:
     base_scope: Scope
     source: Any
     show: Callable[[Any], str]
-    variables: dict[str, bool]
-    """Declared variables: id → per seat."""
+    variables: dict[str, str]
+    """Declared variables: id → "game", "seat" or "piece" (whose each value is)."""
     procedures: dict[str, tuple[Label, list[str]]]
     program: list[Instruction] = field(default_factory=list)
     program_where: list[tuple[Location | None, str]] = field(default_factory=list)
@@ -234,16 +234,18 @@ class ProgramBuilder:
     def hint(self, word: str, candidates: Iterable[str]) -> str | None:
         return did_you_mean(word, candidates)
 
-    def variable(self, name: Name, per_seat: bool) -> str:
+    def variable(self, name: Name, whose: str) -> str:
+        """A declared variable's id; `whose` says how the effect indexes it ("game": not
+        at all, "seat": with `seat`, "piece": with `piece`)."""
         declared = self.variables.get(name.text)
         if declared is None:
             self.error(f"unknown variable '{name.text}'", name.loc,
                        self.hint(name.text, self.variables),
                        "a variable declared under 'variables'")
-        elif declared != per_seat:
-            self.error(f"variable '{name.text}' is "
-                       + ("per seat: give 'seat'" if declared else "not per seat: drop 'seat'"),
-                       name.loc)
+        elif declared != whose:
+            need = {"seat": "per seat: give 'seat'", "piece": "per piece: give 'piece'",
+                    "game": "a game variable: drop 'seat' and 'piece'"}[declared]
+            self.error(f"variable '{name.text}' is {need}", name.loc)
         return name.text
 
     def procedure(self, name: Name) -> tuple[Label, list[str]]:

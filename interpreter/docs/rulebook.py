@@ -396,6 +396,8 @@ def _variables(game: Game, d: Describer) -> list[dict[str, Any]]:
         parts = [f"starts at {d.expr(v.initial)}"]
         if v.per_seat:
             parts.append("each player has their own")
+        if v.per_piece:
+            parts.append("each piece has its own, seen with the piece")
         if v.visible_to != "everyone":
             parts.append(f"seen by {_VISIBILITY[v.visible_to]}"
                          + (" until the game ends" if v.reveal_at_end else ""))

@@ -68,6 +68,27 @@ class AttributeDecl(Node):
                                                      "e.g. red: bold red")
 
 
+class PanelsDecl(Node):
+    """A piece's face divided into regions (a card's quarters, a tile's edges), each region
+    showing the value of an attribute; pieces may lie turned, which changes what shows
+    where, and other pieces may stand on a region."""
+
+    layout: list[list[str | None]] = Field(
+        min_length=1, description="the attribute giving each region's value, by position "
+        "as the piece stands upright, rows top first, e.g. [[tl, tr], [bl, br]]; null for a "
+        "position with no region. A position is named by its attribute in panel()")
+    turn: Literal[90, 180, 360] = Field(
+        default=360, description="degrees a piece may be turned by: 180 either way up (a "
+        "card), 90 any side up (a square tile), 360 never")
+    facing: Name | None = Field(
+        default=None, description="the per-piece variable holding each piece's turn in "
+        "degrees clockwise (needed unless turn is 360)")
+    standing_on: Name | None = Field(
+        default=None, description="the per-piece variable naming the region (of the nearest "
+        "piece with panels below it in its stack) a piece stands on: a pyramid on a card's "
+        "quarter")
+
+
 class PieceSet(Node):
     """A set of pieces: one piece per combination of the listed attribute values, and
     per row of its table when it has one (cards whose numbers differ card by card)."""
@@ -90,6 +111,9 @@ class PieceSet(Node):
     start: Name = Field(description="the zone the pieces begin in (before setup)")
     seat: int | None = Field(default=None, ge=1, description="with a per-seat start zone: "
                              "whose pile the pieces begin in")
+    shape: Literal["pyramid", "card"] | None = Field(
+        default=None, description="how the pictures draw this set's pieces (instead of "
+        "pieces.shape)")
 
     @model_validator(mode="wrap")
     @classmethod
@@ -128,6 +152,12 @@ class PiecesDecl(Node):
         default_factory=list, description="attributes printed on a card's face in the "
         "rulebook's pictures and legend, each by its short form if it has one, else its "
         "value's name (e.g. [value, stars] with short $3 and name 2★)")
+    panels: PanelsDecl | None = Field(
+        default=None, description="faces divided into regions, e.g. a card's four quarters: "
+        "read with panel(piece, region), panels(piece) and edge(piece, side)")
+    height: Expr | None = Field(
+        default=None, description="each piece's height (an expression using `piece`), e.g. "
+        "in micrometres so that sums stay exact: altitude(piece) stacks them up")
     name: Template | None = Field(
         default=None, description="a piece's name: a text template whose {expression} parts "
         "use the attributes, each standing for the name of the piece's value (empty when it "
@@ -140,10 +170,16 @@ class ZoneDecl(Node):
     id: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
     label: str | None = None
     kind: Literal["grid", "pile", "slots"] = Field(
-        description="grid: rows × cols squares, each a stack; pile: one ordered pile "
-                    "(deck, hand, supply); slots: numbered places without geometry (a field)")
+        description="grid: rows × cols squares, each a stack (or an open grid, with "
+                    "`reach`); pile: one ordered pile (deck, hand, supply); slots: numbered "
+                    "places without geometry (a field)")
     rows: Expr | None = None
     cols: Expr | None = None
+    reach: Expr | None = Field(
+        default=None, description="an open grid (instead of rows and cols): a table with no "
+        "edge the game can reach, its squares named x,y from the centre 0,0 (x to the east, y "
+        "to the north) and laid out `reach` squares each way, e.g. the number of cards that "
+        "could lie in a row; the terminal and pictures show only the part in use")
     size: Expr | None = Field(default=None, description="number of slots (kind: slots)")
     per_seat: bool = Field(default=False, description="each seat has its own")
     contents: Visibility = Field(default="everyone", description="who sees which pieces")
@@ -166,6 +202,10 @@ class VarDecl(Node):
     id: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
     initial: Expr = Field(default_factory=lambda: Expr("0"))
     per_seat: bool = False
+    per_piece: bool = Field(
+        default=False, description="one value per piece (`initial` may use `piece`), e.g. "
+        "which way up a card lies; read as facing[p], written with `set: facing` + `piece:`; "
+        "a seat sees a piece's values only while it sees the piece")
     visible_to: Visibility = "everyone"
     reveal_at_end: bool = True
     on_table: bool = Field(

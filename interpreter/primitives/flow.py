@@ -50,20 +50,30 @@ class Let(Primitive):
 
 
 class Set(Primitive):
-    """Set a game variable, or a seat's variable when `seat` is given."""
+    """Set a game variable, a seat's variable (with `seat`) or a piece's (with `piece`)."""
 
     keyword: ClassVar[str] = "set"
-    summary: ClassVar[str] = "Set a declared variable (a seat's own with `seat`)."
+    summary: ClassVar[str] = ("Set a declared variable (a seat's own with `seat`, a piece's "
+                              "own with `piece`).")
     set: Name = Field(description="the variable's id")
     value: Expr
     seat: Expr | None = None
+    piece: Expr | None = Field(default=None, description="whose value, for a per-piece "
+                               "variable (which way up a card lies)")
 
     def compile(self, b: ProgramBuilder) -> None:
-        var = b.variable(self.set, per_seat=self.seat is not None)
+        var = b.variable(self.set, _whose(b, self.seat, self.piece))
         value = b.expr(self.value, allow_random=True)
         seat = b.expr(self.seat) if self.seat is not None else None
+        piece = b.expr(self.piece) if self.piece is not None else None
         nxt = b.after_this()
-        if seat is None:
+        if piece is not None:
+            def run(m: Machine) -> int:
+                values = m.state.piece_vars[var]
+                values[_piece_index(piece(m.env), values, var)] = _shallow(value(m.env), var)
+                m.env.forget("vars")
+                return nxt
+        elif seat is None:
             def run(m: Machine) -> int:
                 m.state.vars[var] = _shallow(value(m.env), var)
                 m.env.forget("vars")
@@ -76,11 +86,25 @@ class Set(Primitive):
         b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
-        who = f" of {d.expr(self.seat)}" if self.seat is not None else ""
-        added = d.appended(self.set.text, self.value) if self.seat is None else None
+        whose = self.seat if self.seat is not None else self.piece
+        who = f" of {d.expr(whose)}" if whose is not None else ""
+        added = d.appended(self.set.text, self.value) if whose is None else None
         if added is not None:
             return [f"Add {added} to the end of {d.var(self.set)}."]
         return [f"Set {d.var(self.set)}{who} to {d.expr(self.value)}."]
+
+
+def _whose(b: ProgramBuilder, seat: Expr | None, piece: Expr | None) -> str:
+    if seat is not None and piece is not None:
+        b.error("give 'seat' or 'piece', not both", piece.loc)
+    return "seat" if seat is not None else "piece" if piece is not None else "game"
+
+
+def _piece_index(piece: Any, values: list, var: str) -> int:
+    if type(piece) is not int or not 0 <= piece < len(values):
+        from interpreter.run.budget import describe as kind_of
+        raise RuleError(f"{kind_of(piece)} is not a piece (variable '{var}')")
+    return piece
 
 
 MAX_VALUE_NESTING = 32
@@ -109,6 +133,8 @@ class Add(Primitive):
     add: Name
     amount: Expr
     seat: Expr | None = None
+    piece: Expr | None = Field(default=None, description="whose value, for a per-piece "
+                               "variable")
     from_: Name | None = Field(
         default=None, alias="from", description="a game variable the amount is taken from "
         "(a bank, a pot): it loses what the other gains, so nothing is created or lost")
@@ -117,16 +143,18 @@ class Add(Primitive):
         from interpreter.run.budget import describe as kind_of
         from interpreter.run.budget import too_large
 
-        var = b.variable(self.add, per_seat=self.seat is not None)
+        var = b.variable(self.add, _whose(b, self.seat, self.piece))
         source = None
         if self.from_ is not None:
-            if b.variables.get(self.from_.text):
+            whose = b.variables.get(self.from_.text, "game")
+            if whose != "game":
                 b.error(f"'from' takes a game variable (a bank, a pot), and "
-                        f"'{self.from_.text}' is per seat", self.from_.loc)
+                        f"'{self.from_.text}' is per {whose}", self.from_.loc)
             else:
-                source = b.variable(self.from_, per_seat=False)
+                source = b.variable(self.from_, "game")
         amount = b.expr(self.amount, allow_random=True)
         seat = b.expr(self.seat) if self.seat is not None else None
+        piece = b.expr(self.piece) if self.piece is not None else None
         nxt = b.after_this()
 
         def changed(m: Machine, values: dict | list, key: Any, name: str, n: int) -> None:
@@ -144,8 +172,13 @@ class Add(Primitive):
             if not isinstance(n, int) or isinstance(n, bool):
                 raise RuleError(f"add {var}: the amount must be a whole number, "
                                 f"got {kind_of(n)}")
-            values, key = ((m.state.vars, var) if seat is None
-                           else (m.state.seat_vars[var], m.seat_index(seat(m.env))))
+            if piece is not None:
+                values = m.state.piece_vars[var]
+                key: Any = _piece_index(piece(m.env), values, var)
+            elif seat is None:
+                values, key = m.state.vars, var
+            else:
+                values, key = m.state.seat_vars[var], m.seat_index(seat(m.env))
             changed(m, values, key, var, n)
             if source is not None:
                 changed(m, m.state.vars, source, source, -n)
@@ -154,7 +187,8 @@ class Add(Primitive):
         b.emit(run, falls=True)
 
     def english(self, d: Describer) -> list[str]:
-        who = f" of {d.expr(self.seat)}" if self.seat is not None else ""
+        whose = self.seat if self.seat is not None else self.piece
+        who = f" of {d.expr(whose)}" if whose is not None else ""
         taken = f", taking it from {d.var(self.from_)}" if self.from_ is not None else ""
         return [f"Add {d.expr(self.amount)} to {d.var(self.add)}{who}{taken}."]
 

@@ -17,6 +17,7 @@ from interpreter.run import rng as rngmod
 from interpreter.run.budget import Limits
 from interpreter.run.budget import describe as kind_of
 from interpreter.run.machine import Env, Machine, check_pending
+from interpreter.run.panels import PanelsInfo
 from interpreter.run.state import State
 from interpreter.run.tables import (
     ALL_DIRECTIONS,
@@ -70,6 +71,11 @@ class Game:
             names.values())
         """A piece's name from its values' names (diagrams name pieces seen in views)."""
         self.piece_codes: list[str] = []
+        self.piece_shapes: list[str | None] = []
+        """How pictures draw each piece (its set's shape, else pieces.shape)."""
+        self.panels: PanelsInfo | None = None
+        self.piece_heights: list[Any] | None = None
+        """Each piece's height (pieces.height), for altitude()."""
         self.piece_kind: list[tuple] = []
         self.piece_kind_id: list[int] = []
         """A number for each piece's kind (its attribute values): quicker to compare."""
@@ -174,6 +180,7 @@ class Game:
         st.loc = self.piece_start[:]
         st.vars = {}
         st.seat_vars = {}
+        st.piece_vars = {}
         st.frames = []
         st.triggers = []
         st.rng = rngmod.seed_state(seed)
@@ -201,6 +208,12 @@ class Game:
                         env.temps["seat"] = s
                         values.append(var.initial(env))
                     st.seat_vars[var.id] = values
+                elif var.per_piece:
+                    values = []
+                    for p in range(self.n_pieces):
+                        env.temps["piece"] = p
+                        values.append(var.initial(env))
+                    st.piece_vars[var.id] = values
                 else:
                     st.vars[var.id] = var.initial(env)
             except RuleError as exc:

@@ -439,6 +439,7 @@ class Machine:
         st.loc = snap.loc[:]
         st.vars = snap.vars.copy()
         st.seat_vars = {k: v[:] for k, v in snap.seat_vars.items()}
+        st.piece_vars = {k: v[:] for k, v in snap.piece_vars.items()}
         st.triggers = [t[:] for t in snap.triggers]
         st.log = snap.log
         self.env.cache.clear()

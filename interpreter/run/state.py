@@ -32,6 +32,7 @@ class State:
         "loc",
         "log",
         "over",
+        "piece_vars",
         "players",
         "reason",
         "rng",
@@ -49,6 +50,8 @@ class State:
     loc: list[int]
     vars: dict[str, Any]
     seat_vars: dict[str, list[Any]]
+    piece_vars: dict[str, list[Any]]
+    """Per-piece variables: id → one value per piece (which way up a card lies)."""
     frames: list[list[Any]]
     triggers: list[list[Any]]
     rng: int
@@ -74,6 +77,7 @@ class State:
         s.loc = self.loc[:]
         s.vars = self.vars.copy()
         s.seat_vars = {k: v[:] for k, v in self.seat_vars.items()}
+        s.piece_vars = {k: v[:] for k, v in self.piece_vars.items()}
         s.frames = [[f[0], f[1].copy()] for f in self.frames]
         s.triggers = [t[:] for t in self.triggers]
         s.rng = self.rng
@@ -114,6 +118,7 @@ class State:
             "sites": [x[:] for x in self.sites],
             "vars": _plain(self.vars),
             "seat_vars": _plain(self.seat_vars),
+            "piece_vars": _plain(self.piece_vars),
             "frames": [[f[0], _plain(f[1])] for f in self.frames],
             "triggers": [t[:] for t in self.triggers],
             "rng": self.rng,
@@ -145,6 +150,7 @@ class State:
         s.sites = [list(x) for x in data["sites"]]
         s.vars = dict(data["vars"])
         s.seat_vars = {k: list(v) for k, v in data["seat_vars"].items()}
+        s.piece_vars = {k: list(v) for k, v in data.get("piece_vars", {}).items()}
         s.frames = [[int(f[0]), dict(f[1])] for f in data["frames"]]
         s.triggers = [list(t) for t in data["triggers"]]
         s.rng = int(data["rng"])

@@ -53,6 +53,8 @@ class ZoneInfo:
     owners: int
     rows: int = 0
     cols: int = 0
+    reach: int | None = None
+    """An open grid's reach: its squares are named x,y with x, y from -reach to reach."""
     contents: str = "everyone"
     count: str = "everyone"
     reveal_at_end: bool = True
@@ -93,6 +95,22 @@ class SeatVariable:
         if type(seat) is not int or not 1 <= seat <= env.state.players:
             raise RuleError(f"{kind_of(seat)} is not a seat (variable '{self.id}')")
         return env.state.seat_vars[self.id][seat - 1]
+
+    def __repr__(self) -> str:
+        return f"variable {self.id}"
+
+
+@dataclass
+class PieceVariable:
+    """A per-piece variable used in an expression: ``facing[card]``."""
+
+    id: str
+
+    def lookup(self, env: Any, piece: Any) -> Any:
+        values = env.state.piece_vars[self.id]
+        if type(piece) is not int or not 0 <= piece < len(values):
+            raise RuleError(f"{kind_of(piece)} is not a piece (variable '{self.id}')")
+        return values[piece]
 
     def __repr__(self) -> str:
         return f"variable {self.id}"
@@ -147,6 +165,7 @@ class VariableInfo:
     reveal_at_end: bool
     loc: Location | None = None
     on_table: bool = True
+    per_piece: bool = False
 
 
 @dataclass

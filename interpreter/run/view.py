@@ -35,9 +35,15 @@ def _may_see(rule: str, owner: int | None, seat: int, over: bool, reveal: bool) 
     return False
 
 
-def describe_piece(game: Game, piece: int) -> dict[str, Any]:
-    return {attr: game.attributes[attr][piece] for attr in game.attribute_order
-            if game.attributes[attr][piece] is not None}
+def describe_piece(game: Game, piece: int, state: State | None = None) -> dict[str, Any]:
+    """A visible piece: its attributes, and (given the state) its per-piece variables."""
+    out = {attr: game.attributes[attr][piece] for attr in game.attribute_order
+           if game.attributes[attr][piece] is not None}
+    if state is not None and state.piece_vars:
+        for var, values in state.piece_vars.items():
+            if values[piece] is not None:
+                out[var] = values[piece]
+    return out
 
 
 def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> dict[str, Any]:
@@ -50,7 +56,7 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> di
         out["count"] = len(stack)
         conceal = None if state.over and zone.reveal_at_end else zone.conceal
         if conceal is None:
-            out["pieces"] = [describe_piece(game, p) for p in stack]
+            out["pieces"] = [describe_piece(game, p, state) for p in stack]
         else:
             env = game.env(state)
             env.temps["place"], env.temps["viewer"] = site, seat
@@ -58,7 +64,7 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> di
             for p in stack:
                 env.temps["piece"] = p
                 shown.append(HIDDEN_PIECE if _concealed(game, zone, conceal, env)
-                             else describe_piece(game, p))
+                             else describe_piece(game, p, state))
             out["pieces"] = shown
     return out
 
@@ -91,10 +97,17 @@ def _view(game: Game, state: State, seat: int) -> dict[str, Any]:
                 for owner in range(1, min(state.players, zone.owners) + 1)}
         elif zone.kind == "pile":
             zones[zone.id] = _place(game, state, zone, zone.first, seat)
+        elif zone.reach is not None:  # an open grid: everyone counts it, so list what is used
+            sites = state.sites
+            zones[zone.id] = _places(game, state, zone, [
+                s for s in range(zone.first, zone.first + zone.per_owner) if sites[s]], seat)
+            zones[zone.id]["reach"] = zone.reach
         else:
             zones[zone.id] = _places(game, state, zone, zone.sites_in_play(state.players), seat)
     variables = {}
     for var in game.variables.values():
+        if var.per_piece:
+            continue  # shown with each piece the seat may see
         if var.per_seat:
             variables[var.id] = {
                 str(s): state.seat_vars[var.id][s - 1]
@@ -142,7 +155,12 @@ def _place_or_places(game: Game, state: State, zone: ZoneInfo, owner: int,
     first = zone.site_for(owner)
     if zone.per_owner == 1:
         return _place(game, state, zone, first, seat)
-    return _places(game, state, zone, list(range(first, first + zone.per_owner)), seat)
+    sites = list(range(first, first + zone.per_owner))
+    if zone.reach is None:
+        return _places(game, state, zone, sites, seat)
+    out = _places(game, state, zone, [s for s in sites if state.sites[s]], seat)
+    out["reach"] = zone.reach
+    return out
 
 
 def redacted_log(game: Game, state: State, seat: int) -> list[dict[str, Any]]:

@@ -78,7 +78,7 @@ class Text(_LocatedText):
     description = "Text: a piece name, a place name or a move's notation."
 
 
-PieceList = list[Text]
+PieceList = list[Text | dict[Text, Any]]
 Position = dict[Text, PieceList | dict[Text, PieceList]]
 Moves = list[Text | dict[int, Text]]
 

@@ -8,6 +8,7 @@ pieces go to which place, bottom first) that ``build_state`` turns into a state.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.errors import Location, did_you_mean
@@ -15,8 +16,16 @@ from interpreter.run.game import Game
 from interpreter.run.state import State, locate_pieces
 from interpreter.scenarios.model import PieceList, Position
 
-Placements = dict[int, list[int]]
-"""Place index → the pieces it holds, bottom first."""
+
+@dataclass
+class Placements:
+    """A resolved position: which pieces each named place holds, and the values of
+    per-piece variables given with them (`{piece: FW, facing: 180}`)."""
+
+    stacks: dict[int, list[int]] = field(default_factory=dict)
+    """Place index → the pieces it holds, bottom first."""
+    piece_values: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Piece → per-piece variable → value."""
 
 Report = Callable[[str, Location | None, str | None], None]
 """Records one problem: message, where, did-you-mean hint."""
@@ -104,10 +113,13 @@ def resolve_position(game: Game, players: int, position: Position,
 
     lookup = PieceNames(game)
     used: set[int] = set()
-    placements: Placements = {}
+    placements = Placements()
     for site, pieces, _ in named:
         stack: list[int] = []
-        for text in pieces:
+        for item in pieces:
+            text, values = _piece_and_values(game, item, report)
+            if text is None:
+                continue
             candidates = lookup.lookup(str(text))
             if candidates is None:
                 report(f"no piece is called '{text}'", text.loc,
@@ -121,7 +133,9 @@ def resolve_position(game: Game, players: int, position: Position,
                 continue
             used.add(piece)
             stack.append(piece)
-        placements[site] = stack
+            if values:
+                placements.piece_values[piece] = values
+        placements.stacks[site] = stack
     for site, _, loc in named:
         stay = [p for p, start in enumerate(game.piece_start) if start == site and p not in used]
         if stay:
@@ -131,15 +145,43 @@ def resolve_position(game: Game, players: int, position: Position,
     return placements
 
 
+def _piece_and_values(game: Game, item: Any, report: Report) -> tuple[Any, dict[str, Any]]:
+    """A position's piece: its name, and the per-piece variables given with it."""
+    if not isinstance(item, dict):
+        return item, {}
+    loc = getattr(item, "loc", None)
+    text, values = None, {}
+    for key, value in item.items():
+        if str(key) == "piece":
+            text = value
+            continue
+        var = game.variables.get(str(key))
+        if var is None or not var.per_piece:
+            per_piece = [v.id for v in game.variables.values() if v.per_piece]
+            report(f"'{key}' is not a per-piece variable" + (
+                f" (they are: {', '.join(per_piece)})" if per_piece else
+                " (this game declares none)"), getattr(key, "loc", None) or loc,
+                did_you_mean(str(key), per_piece))
+            continue
+        values[str(key)] = str(value) if isinstance(value, str) else value
+    if text is None:
+        report("a piece given as a mapping needs 'piece: NAME' (and its per-piece variables, "
+               "e.g. {piece: FW, facing: 180})", loc, None)
+    return text, values
+
+
 def build_state(game: Game, players: int, placements: Placements, seed: int = 0) -> State:
     """A blank state (pieces where their sets start) with the named places filled."""
     state = game.blank_state(players, seed)
-    moved = {p for stack in placements.values() for p in stack}
+    moved = {p for stack in placements.stacks.values() for p in stack}
     sites = [[p for p in stack if p not in moved] for stack in state.sites]
-    for site, stack in placements.items():
+    for site, stack in placements.stacks.items():
         sites[site] = list(stack)
     state.sites = sites
     state.loc = locate_pieces(sites, game.n_pieces)
+    for piece, values in placements.piece_values.items():
+        for var, value in values.items():
+            state.piece_vars[var][piece] = value
     return state
 
 

@@ -287,6 +287,11 @@ class _Loader:
                 self.error(f"no variable is called '{name}'", where,
                            did_you_mean(str(name), game.variables))
                 continue
+            if info.per_piece:
+                self.error(f"variable '{name}' is per piece: give its values with the pieces "
+                           "in the position, e.g. {piece: CODE, " + str(name) + ": VALUE}",
+                           where)
+                continue
             if info.per_seat != isinstance(value, dict):
                 how = ("per seat: give {seat: value}" if info.per_seat
                        else "not per seat: give one value")
