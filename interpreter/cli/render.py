@@ -118,8 +118,15 @@ def summarise_pieces(game: Game, pieces: Sequence[dict[str, Any]],
                      colour: bool = True) -> Text:
     """Pieces grouped by colour (the style attribute), e.g. `red S 2M L · blue S`; pieces
     without a glyph (cards) by name."""
-    if game.ruleset.pieces.glyph is None:
+    glyph_attr = game.ruleset.pieces.glyph
+    if glyph_attr is None:
         return list_pieces(game, pieces, colour)
+    named = [p for p in pieces if not p.get("hidden") and glyph_attr not in p]
+    if named:  # pieces without a glyph (cards in a game of pyramids) go by name
+        rest = [p for p in pieces if p.get("hidden") or glyph_attr in p]
+        listed = list_pieces(game, named, colour)
+        return Text(" · ").join([listed, summarise_pieces(game, rest, colour)]) if rest \
+            else listed
     style_attr = game.ruleset.pieces.style
     hidden = sum(1 for p in pieces if p.get("hidden"))
     groups: dict[Any, Counter[str]] = {}
@@ -132,7 +139,6 @@ def summarise_pieces(game: Game, pieces: Sequence[dict[str, Any]],
         groups.setdefault(key, Counter())[letter] += 1
         samples.setdefault((key, letter), p)
     parts: list[Text] = []
-    glyph_attr = game.ruleset.pieces.glyph
     for key in sorted(groups, key=lambda k: _order_key(game, style_attr, k)):
         part = Text()
         if key is not None:
@@ -148,7 +154,8 @@ def summarise_pieces(game: Game, pieces: Sequence[dict[str, Any]],
         for letter in sorted(groups[key], key=letter_key):
             n = groups[key][letter]
             sample = samples[(key, letter)]
-            letters.append(Text((f"{n}" if n > 1 else "") + letter,
+            count = (f"{n}×" if letter[:1].isdigit() else f"{n}") if n > 1 else ""
+            letters.append(Text(count + letter,
                                 style=(_style(game, sample) or "") if colour else ""))
         part.append(Text(" ").join(letters))
         parts.append(part)
@@ -220,6 +227,9 @@ def slots_table(game: Game, title: str, places: dict[str, Any],
 
 
 def _places(game: Game, title: str, data: dict[str, Any], colour: bool) -> RenderableType:
+    if data.get("reach") is not None:  # an open grid: only its used squares are listed
+        from interpreter.cli.open_grid import open_grid_renderable  # it draws with these
+        return open_grid_renderable(game, title, data, colour)
     if data.get("kind") == "grid":
         return grid_table(game, title, data["places"], data["rows"], data["cols"], colour)
     return slots_table(game, title, data["places"], colour)

@@ -785,6 +785,7 @@ class _Compiler:
                     [list(row) for row in panels.layout], panels.turn,
                     panels.facing.text if panels.facing else None,
                     panels.standing_on.text if panels.standing_on else None)
+                g.panels.mark_pieces(g)
         if decl.height is not None:
             height = self.expr(decl.height, ["piece"])
             if height is _broken:

@@ -36,6 +36,8 @@ class PanelsInfo:
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)
     shown: dict[int, list[list[str | None]]] = field(default_factory=dict)
     """Facing → the attribute shown at each position (the layout, turned)."""
+    paneled: list[bool] = field(default_factory=list)
+    """For each piece: whether it has panels (a value in any region); set by compile."""
 
     def __post_init__(self) -> None:
         rows, cols = len(self.layout), len(self.layout[0])
@@ -56,8 +58,12 @@ class PanelsInfo:
     def attributes(self) -> list[str]:
         return [a for row in self.layout for a in row if a is not None]
 
+    def mark_pieces(self, game: Any) -> None:
+        self.paneled = [any(game.attributes[a][p] is not None for a in self.attributes)
+                        for p in range(game.n_pieces)]
+
     def has_panels(self, game: Any, piece: int) -> bool:
-        return any(game.attributes[a][piece] is not None for a in self.attributes)
+        return self.paneled[piece]
 
     def facing_of(self, env: Any, piece: int, facing: Any = None) -> list[list[str | None]]:
         """What shows where on `piece`: as it lies, or as it would if turned to `facing`."""
