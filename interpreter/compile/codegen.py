@@ -29,7 +29,7 @@ from interpreter.compile import expressions as ex
 from interpreter.compile.functions import first_of_each_kind
 from interpreter.errors import BudgetError, RuleError
 from interpreter.run.budget import overspent, too_long
-from interpreter.run.tables import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL
+from interpreter.run.tables import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL, unique_options
 
 
 class Slow(TypeError):
@@ -1115,8 +1115,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         w.emit(f"{out}.append({values})")
     w.indent = 2
     if not exists and not all(_distinct(s, scope) for s in parts.sources):
-        w.emit(f"if len({out}) > 1 and len(set({out})) != len({out}):")
-        w.emit(f"    {out} = list(dict.fromkeys({out}))")
+        w.emit(f"{out} = unique_options({out})")
     result = "False" if exists else out
     name = f"{'any' if exists else 'list'}{next(_counter)}"
     head = [f"def {name}(env):"]
@@ -1137,7 +1136,8 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
     namespace = w.namespace
     namespace.update({"__builtins__": {**_BUILTINS, "set": set, "dict": dict},
                       "FAST_FAILURES": FAST_FAILURES, "BudgetError": BudgetError,
-                      "RuleError": RuleError, "slow": slow, "forget": forget})
+                      "RuleError": RuleError, "slow": slow, "forget": forget,
+                      "unique_options": unique_options})
     code = compile_source(source_text, name)
     exec(code, namespace)  # the generated source above, never the ruleset's text
     hooks.sink.append(GeneratedCode(name, what, source_text, w.legend))

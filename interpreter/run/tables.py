@@ -242,6 +242,11 @@ def careful_values(kind: OptionKind, env: Any) -> list[tuple]:
             out.append(())
         return out
     _combine(env, kind, 0, [], out)
+    return unique_options(out)
+
+
+def unique_options(out: list[tuple]) -> list[tuple]:
+    """Options without repeats, first kept (values may be lists: squares with demands)."""
     if len(out) > 1:
         try:
             if len(set(out)) != len(out):
