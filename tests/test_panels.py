@@ -224,3 +224,13 @@ def test_a_definition_outside_the_language_is_a_located_error_not_a_crash(
         """))
     with pytest.raises(RulesetError, match=r"dictionaries.* is not part of the expression"):
         compile_game(load(path))
+
+
+def test_a_local_name_spelt_like_an_attribute_value_is_refused(tmp_path: Path) -> None:
+    """`let: {card: ...}` would hide the value `card` for the rest of the turn, so that
+    `p.kind == card` compared with the local: refused where it is bound."""
+    path = tmp_path / "house.yaml"
+    path.write_text(CARD_HOUSE.replace("""  - choose: nothing""", """  - let: {card: 1}
+  - choose: nothing"""))
+    with pytest.raises(RulesetError, match="'card' is a value of the attribute 'kind'"):
+        compile_game(load(path))

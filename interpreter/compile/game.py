@@ -111,6 +111,8 @@ class _Compiler:
         self.globals: dict[str, Compiled] = {}
         self.definitions: dict[str, Callable[[list[Compiled]], Compiled]] = {}
         self.def_bodies: dict[str, tuple[list[str], Expr]] = {}
+        self.value_of_attribute: dict[str, str] = {}
+        """Attribute values usable as names (red, large), each with its attribute."""
         self.def_compiled: dict[str, Compiled] = {}
         self.compiling: list[str] = []
         self.weights: dict[str, int] = {}
@@ -481,6 +483,7 @@ class _Compiler:
                 if (isinstance(v, str) and _IDENT.match(v) and v not in self.globals
                         and v not in self.def_bodies):
                     self.globals[v] = Constant(v)
+                    self.value_of_attribute[v] = attr
             for mapping, what in ((a.names, "names"), (a.short, "short"), (a.styles, "styles")):
                 for v in mapping:
                     if v not in a.values:
@@ -741,6 +744,22 @@ class _Compiler:
                                   (lambda name: lambda env: env.state.vars[name])(v.id))
             self.add_global(v.id, value, "variable", v.loc)
 
+    def check_shadowing(self, sections: list[tuple[str, list[Any]]]) -> None:
+        """A local name (let, for_each, an option's `for`) spelt like an attribute value
+        would hide that value for the rest of its section: `p.kind == pyramid` would
+        then compare with the local. Refuse it where it is bound."""
+        values = self.value_of_attribute
+        for section, effects in sections:
+            stack = list(effects)
+            while stack:
+                e = stack.pop()
+                for name in sorted(e.local_names() & values.keys()):
+                    self.error(f"'{name}' is a value of the attribute '{values[name]}': as a "
+                               f"local name it would hide that value in all of {section}; "
+                               "choose another name", e.loc)
+                for child in e.children():
+                    stack.extend(child)
+
     def panels_and_heights(self) -> None:
         """pieces.panels (regions on a face, turning) and pieces.height (altitude)."""
         g, decl = self.game, self.rs.pieces
@@ -818,6 +837,9 @@ class _Compiler:
             variables={v.id: "seat" if v.per_seat else "piece" if v.per_piece else "game"
                        for v in rs.variables},
             procedures=procedures)
+        self.check_shadowing([("setup", rs.setup), ("the turn", rs.turn)]
+                             + [(f"procedure {p.id}", p.do) for p in rs.procedures]
+                             + [(f"trigger {t.id}", t.do) for t in rs.triggers])
         b.section = Section("setup", frozenset(collect_locals(rs.setup)))
         b.block(rs.setup)
         first = self.expr(rs.first_seat)
