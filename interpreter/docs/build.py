@@ -168,7 +168,10 @@ def load_all(folder: Path | None = None
 
 def _first_line(exc: TabletopError) -> str:
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    line = text.splitlines()[0] if text else type(exc).__name__
+    if isinstance(exc, RulesetError) and exc.diagnostics and exc.diagnostics[0].hint:
+        line += f"; {exc.diagnostics[0].hint}"  # a did-you-mean belongs with its error
+    return line
 
 
 def _tidy(text: str) -> str:

@@ -7,6 +7,13 @@ boards with labelled squares (a1 at the bottom left, like a chessboard); each st
 drawn in profile, bottom piece lowest, every pyramid as wide as its size and in its
 colour; slots are drawn as numbered stacks; piles list their pieces by kind.
 
+Pieces with panels (``pieces.panels``: a card's quarters, a tile's edges) are drawn from
+above as they lie, each region filled with its value's colour and labelled; what stands
+on a region (a pyramid on a quarter) is drawn on it, and a square holding a house of
+several stories shows its top story over the edges of the ones below, with a badge. An
+open grid (``reach``) is drawn over the bounding box of its used squares, with x and y
+along its sides. ``interpreter.docs.sideview`` draws houses from the side, to scale.
+
 The output depends on nothing but the view: no random ids, no timestamps.
 """
 
@@ -30,6 +37,10 @@ COLOURS: dict[str, str] = {
     "violet": "#7f3fbf", "magenta": "#d633a8", "teal": "#138d90", "lime": "#8cc63f",
     "navy": "#1f2f6b", "maroon": "#7a1f2b", "olive": "#7b7d2a", "beige": "#e9dcc0",
 }
+PALETTE = ["#e3d3a4", "#8fc46c", "#c4845a", "#8db6dd", "#d79fc7", "#b9b9b9", "#e8a85c",
+           "#7fc5b8", "#b49ad6", "#d8d46a"]
+"""Fills for the values of a paneled attribute that neither a style nor their own name
+colours (road, field, city), by the value's place among the attribute's values."""
 UNKNOWN = "#9a9a9a"
 HIDDEN = "#b5b5b5"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -41,9 +52,58 @@ def colour_hex(name: Any) -> str:
     return COLOURS.get(str(name).lower(), UNKNOWN) if name is not None else UNKNOWN
 
 
+_STYLE_WORDS = {"bold", "dim", "italic", "underline", "blink", "blink2", "reverse", "conceal",
+                "strike", "not", "overline", "frame", "encircle", "default", "none"}
+
+
+def style_colour(style: str | None) -> str | None:
+    """The colour a terminal style shows a value in, as hex: its background when it has
+    one (`bold white on grey30` → grey30), else its colour (`bold red` → red); None when
+    the style names no colour the pictures know."""
+    if not style:
+        return None
+    words = style.lower().split()
+    if "on" in words and words.index("on") + 1 < len(words):
+        words = [words[words.index("on") + 1]]
+    for word in words:
+        if word in _STYLE_WORDS:
+            continue
+        found = _named_colour(word)
+        if found is not None:
+            return found
+    return None
+
+
+def _named_colour(word: str) -> str | None:
+    if len(word) == 7 and word.startswith("#"):
+        try:
+            int(word[1:], 16)
+        except ValueError:
+            return None
+        return word
+    for grey in ("grey", "gray"):
+        level = word.removeprefix(grey)
+        if level != word and level.isdigit() and int(level) <= 100:
+            v = round(255 * int(level) / 100)
+            return f"#{v:02x}{v:02x}{v:02x}"
+    for prefix in ("bright_", "dark_", "light_", "pale_", "deep_"):
+        word = word.removeprefix(prefix)
+    return COLOURS.get(word)
+
+
+def ink_for(fill: str) -> str:
+    """Text colour that reads on `fill`."""
+    return "#111" if _luminance(fill) > 140 else "#fff"
+
+
 def _luminance(hex_colour: str) -> float:
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
     return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def _ems(text: str) -> float:
+    """About how wide `text` is, in ems (capitals are wider than the rest)."""
+    return max(1.0, sum(0.72 if ch.isupper() else 0.56 for ch in text))
 
 
 def _num(x: float) -> str:
@@ -67,7 +127,10 @@ class PieceStyle:
         sizes = attrs[self.size_attr].values if self.size_attr else [1]
         self.sizes = [v for v in sizes if isinstance(v, int)] or [1]
         self.glyph_attr = decl.glyph if decl.glyph in attrs else None
-        self.cards = decl.shape == "card"
+        self.cards = decl.shape == "card" or "card" in game.piece_shapes
+        """Whether any piece is drawn as a card (piles and legends make room for cards)."""
+        self.default_shape = decl.shape
+        self.panels = game.panels
         self.game = game
         self.attrs = attrs
         self.value_names = game.value_names
@@ -103,8 +166,80 @@ class PieceStyle:
         return ""
 
     def is_pyramid(self, piece: dict[str, Any]) -> bool:
-        return not self.cards and not piece.get("hidden") and self.size_attr is not None and (
-            self.size_attr in piece)
+        if piece.get("hidden"):
+            return False
+        shape = self.shape_of(piece)
+        return shape == "pyramid" or (shape is None and self.size_attr is not None
+                                      and self.size_attr in piece)
+
+    def shape_of(self, piece: dict[str, Any]) -> str | None:
+        """How the piece is drawn: its set's shape, else pieces.shape ("card", "pyramid"
+        or None); a hidden piece, as pieces.shape says."""
+        if piece.get("hidden"):
+            return self.default_shape
+        same = self.game.piece_like(piece)
+        return self.default_shape if same is None else self.game.piece_shapes[same]
+
+    def styled_colour(self, piece: dict[str, Any]) -> str | None:
+        """The colour of the first of the piece's values that has a coloured style (a
+        goal card's element), for a card whose colouring attribute it lacks."""
+        for attr in self.order:
+            if attr in piece:
+                found = style_colour(self.game.value_styles.get(attr, {}).get(piece[attr]))
+                if found is not None:
+                    return found
+        return None
+
+    # -- panels ---------------------------------------------------------------------------
+
+    def paneled(self, piece: dict[str, Any]) -> bool:
+        """Whether the piece shows panels (a card's quarters, a tile's edges)."""
+        return (self.panels is not None and not piece.get("hidden")
+                and any(a in piece for a in self.panels.attributes))
+
+    def facing(self, piece: dict[str, Any]) -> int:
+        """How the piece lies: its turn in degrees clockwise (0 when unknown)."""
+        panels = self.panels
+        if panels is None or panels.facing is None:
+            return 0
+        value = piece.get(panels.facing, 0)
+        return value if type(value) is int and value in panels.shown else 0
+
+    def shown(self, piece: dict[str, Any]) -> list[list[str | None]]:
+        """The attribute showing at each position of the piece as it lies."""
+        assert self.panels is not None
+        return self.panels.shown[self.facing(piece)]
+
+    def standing_on(self, piece: dict[str, Any]) -> str | None:
+        """The region of the paneled piece below that this piece stands on, if any."""
+        panels = self.panels
+        if panels is None or panels.standing_on is None or piece.get("hidden"):
+            return None
+        region = piece.get(panels.standing_on)
+        return region if isinstance(region, str) and region in panels.positions else None
+
+    def value_colour(self, attr: str, value: Any) -> str:
+        """A panel's fill: the colour of its value's terminal style, else the value's own
+        name when it is a colour, else a colour of the palette by the value's place."""
+        found = style_colour(self.game.value_styles.get(attr, {}).get(value))
+        if found is not None:
+            return found
+        if str(value).lower() in COLOURS:
+            return COLOURS[str(value).lower()]
+        a = self.attrs.get(attr)
+        index = a.values.index(value) if a is not None and value in a.values else 0
+        return PALETTE[index % len(PALETTE)]
+
+    def value_label(self, attr: str, value: Any) -> str:
+        """A panel's label: the value's short form, else its name."""
+        a = self.attrs.get(attr)
+        if a is not None:
+            short = a.short.get(value)
+            if short:
+                return str(short)
+            if value in a.names:
+                return str(a.names[value])
+        return str(value)
 
     def code(self, piece: dict[str, Any]) -> str:
         """A card's code, as the game writes it (`y2$3`)."""
@@ -129,9 +264,45 @@ class PieceStyle:
         return str(v)
 
 
+def edge_layout(layout: list[list[str | None]]) -> bool:
+    """Whether a layout names a tile's edges: 3 × 3, with regions only in the middles of
+    the sides (and perhaps the centre). Such regions are drawn as triangles."""
+    if len(layout) != 3 or any(len(row) != 3 for row in layout):
+        return False
+    return all(layout[r][c] is None for r, c in ((0, 0), (0, 2), (2, 0), (2, 2)))
+
+
+def region_shape(layout: list[list[str | None]], r: int, c: int, x: float, y: float,
+                 w: float, h: float) -> tuple[str, tuple[float, float], float]:
+    """A region of a face drawn in (x, y, w, h): its polygon's points, where its label
+    (or what stands on it) goes, and how much room it has there."""
+    rows, cols = len(layout), len(layout[0])
+    if edge_layout(layout) and (r, c) != (1, 1):
+        cx, cy = x + w / 2, y + h / 2
+        corners = {(0, 1): ((x, y), (x + w, y)), (1, 2): ((x + w, y), (x + w, y + h)),
+                   (2, 1): ((x + w, y + h), (x, y + h)), (1, 0): ((x, y + h), (x, y))}
+        a, b = corners[(r, c)]
+        points = " ".join(f"{_num(px)},{_num(py)}" for px, py in (a, b, (cx, cy)))
+        lx = (a[0] + b[0] + cx * 1.4) / 3.4
+        ly = (a[1] + b[1] + cy * 1.4) / 3.4
+        return points, (lx, ly), min(w, h) * 0.3
+    if edge_layout(layout):  # the centre of an edge tile: a small square
+        s = min(w, h) / 3
+        x0, y0 = x + w / 2 - s / 2, y + h / 2 - s / 2
+    else:
+        s = 0.0
+        x0, y0 = x + c * w / cols, y + r * h / rows
+    cw, ch = (s, s) if s else (w / cols, h / rows)
+    points = " ".join(f"{_num(px)},{_num(py)}" for px, py in (
+        (x0, y0), (x0 + cw, y0), (x0 + cw, y0 + ch), (x0, y0 + ch)))
+    return points, (x0 + cw / 2, y0 + ch / 2), min(cw, ch)
+
+
 class _Canvas:
     def __init__(self) -> None:
         self.parts: list[str] = []
+        self.width = WIDTH
+        """The picture's width: WIDTH, or more for a board that needs it."""
 
     def add(self, text: str) -> None:
         self.parts.append(text)
@@ -151,7 +322,12 @@ class _Canvas:
         label = style.glyph(piece)
         ink = "#111" if _luminance(fill) > 140 else "#fff"
         title = f"<title>{escape(style.name(piece))}</title>"
-        if style.cards:
+        shape = style.shape_of(piece)
+        if style.paneled(piece):  # seen from above, as it lies
+            h = height * 1.1 if shape == "card" else min(height, unit * 2.2)
+            w = h * 0.72 if shape == "card" else h
+            self.panel_card(style, piece, cx - w / 2, base - h, w, h)
+        elif shape == "card":
             self.card(style, piece, cx, base, height, fill, title)
         elif style.is_pyramid(piece) or piece.get("hidden"):
             rank = style.size_rank(piece) if not piece.get("hidden") else 0.5
@@ -184,7 +360,7 @@ class _Canvas:
             self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
                      f'rx="3" fill="{HIDDEN}" stroke="#555" stroke-width="1">{title}</rect>')
             return
-        band = fill if fill != UNKNOWN else "#dddddd"
+        band = fill if fill != UNKNOWN else style.styled_colour(piece) or "#dddddd"
         self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
                  f'rx="3" fill="#ffffff" stroke="#555" stroke-width="1">{title}</rect>')
         self.add(f'<rect x="{_num(x + 1)}" y="{_num(y + 1)}" width="{_num(w - 2)}" '
@@ -192,11 +368,136 @@ class _Canvas:
         code = style.code(piece)
         face = style.face(piece)
         self.text(cx, y + h * (0.6 if face else 0.72), code,
-                  size=max(6.0, min(9.0, w * 1.5 / max(3, len(code)))), anchor="middle",
+                  size=max(6.0, min(9.0, w * 1.5 / max(3, len(code)),
+                                    (w - 4) / _ems(code))), anchor="middle",
                   weight="bold")
         if face:
             self.text(cx, y + h * 0.88, face,
                       size=max(5.0, min(8.0, w * 1.4 / max(3, len(face)))), anchor="middle")
+
+    # -- pieces with panels, seen from above ----------------------------------------------
+
+    def panel_card(self, style: PieceStyle, piece: dict[str, Any], x: float, y: float,
+                   w: float, h: float, names: bool = False,
+                   occupied: frozenset[str] = frozenset()) -> None:
+        """A piece with panels as it lies, from above: each region filled with its value's
+        colour and labelled; a dot marks the corner that is top-left when upright, so a
+        turned piece shows its turn. With `names`, each region also shows its name. The
+        label of an `occupied` region (something stands on it) moves out of the way."""
+        assert style.panels is not None
+        card = style.shape_of(piece) == "card"
+        rx = 4 if card else 1.5
+        turn = style.facing(piece)
+        title = escape(style.name(piece) + (f", turned {turn}°" if turn else ""))
+        self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
+                 f'rx="{_num(rx)}" fill="#fbf9f4" stroke="#4a4437" stroke-width="1.2">'
+                 f"<title>{title}</title></rect>")
+        shown = style.shown(piece)
+        layout = style.panels.layout
+        for r, row in enumerate(shown):
+            for c, attr in enumerate(row):
+                if attr is None or attr not in piece:
+                    continue
+                fill = style.value_colour(attr, piece[attr])
+                points, (lx, ly), room = region_shape(style.panels.layout, r, c, x, y, w, h)
+                self.add(f'<polygon points="{points}" fill="{fill}" stroke="#ffffff" '
+                         f'stroke-width="0.8"/>')
+                label = style.value_label(attr, piece[attr])
+                size = max(6.0, min(13.0, room * 0.5, room * 1.4 / max(1, len(label))))
+                name = layout[r][c]  # regions are named by where they lie
+                if name in occupied and not edge_layout(layout):  # above what stands
+                    size = max(5.5, min(8.5, room * 0.2))
+                    ly = ly - room * 0.5 + size * 0.62
+                self.text(lx, ly + size * 0.36, label, size=size, anchor="middle",
+                          weight="bold", fill=ink_for(fill))
+                if names and name is not None:
+                    self.text(lx, ly + size * 0.36 + max(6.0, size * 0.75), name,
+                              size=max(5.5, size * 0.62), anchor="middle",
+                              fill=ink_for(fill))
+        self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
+                 f'rx="{_num(rx)}" fill="none" stroke="#4a4437" stroke-width="1.2"/>')
+        if style.panels.turn != 360:
+            corner = {0: (0, 0), 90: (1, 0), 180: (1, 1), 270: (0, 1)}[turn]
+            dx = x + 3.2 + corner[0] * (w - 6.4)
+            dy = y + 3.2 + corner[1] * (h - 6.4)
+            self.add(f'<circle cx="{_num(dx)}" cy="{_num(dy)}" r="1.6" fill="#222" '
+                     'stroke="#fff" stroke-width="0.6"/>')
+
+    def marker(self, style: PieceStyle, piece: dict[str, Any], cx: float, cy: float,
+               room: float) -> None:
+        """A piece standing on a region, seen from above: a pyramid as a square with its
+        four faces (bigger as its size is), anything else as a disc; with a white rim,
+        so it shows on any panel."""
+        fill = style.fill(piece) if not piece.get("hidden") else HIDDEN
+        stroke = "#555" if _luminance(fill) > 200 else "#111"
+        title = f"<title>{escape(style.name(piece))}</title>"
+        if style.is_pyramid(piece):
+            half = room * (0.15 + 0.12 * style.size_rank(piece))
+            x0, y0, x1, y1 = cx - half, cy - half, cx + half, cy + half
+            square = (f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(2 * half)}" '
+                      f'height="{_num(2 * half)}" fill="{fill}" ')
+            self.add(square + 'stroke="#ffffff" stroke-width="2.6"/>')
+            self.add(square + f'stroke="{stroke}" stroke-width="0.9">{title}</rect>')
+            self.add(f'<path d="M{_num(x0)},{_num(y0)} L{_num(x1)},{_num(y1)} '
+                     f'M{_num(x1)},{_num(y0)} L{_num(x0)},{_num(y1)}" stroke="{stroke}" '
+                     'stroke-width="0.7" opacity="0.7"/>')
+        else:
+            radius = room * 0.22
+            disc = (f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" '
+                    f'fill="{fill}" ')
+            self.add(disc + 'stroke="#ffffff" stroke-width="2.6"/>')
+            self.add(disc + f'stroke="{stroke}" stroke-width="0.9">{title}</circle>')
+            label = style.glyph(piece)
+            if label and len(label) <= 2 and radius >= 6:
+                self.text(cx, cy + radius * 0.4, label, size=radius * 1.1, anchor="middle",
+                          weight="bold", fill=ink_for(fill))
+
+    def house(self, style: PieceStyle, pieces: list[dict[str, Any]], x: float, y: float,
+              size: float) -> bool:
+        """A square's stack from above, when it holds a piece with panels: its top story
+        (the highest such piece, with what stands on its regions), the edges of the
+        stories below peeking out, and a badge with the number of stories. False (and
+        nothing drawn) for a stack without panels."""
+        cards = [i for i, p in enumerate(pieces) if style.paneled(p)]
+        if not cards or style.panels is None:
+            return False
+        top = cards[-1]
+        stories = len(cards)
+        if stories > 1:  # room above the house for its badge
+            text = f"{stories} stories"
+            bw = 8 + _ems(text) * 8
+            self.add(f'<rect x="{_num(x + size / 2 - bw / 2)}" y="{_num(y - 2)}" '
+                     f'width="{_num(bw)}" height="12" rx="6" fill="#2b2b2b"/>')
+            self.text(x + size / 2, y + 7, text, size=8, anchor="middle", weight="bold",
+                      fill="#fff")
+            x, y, size = x + 6, y + 12, size - 12
+        layers = min(stories - 1, 3)
+        step = 3.0
+        inner = size - layers * step
+        for k in range(layers, 0, -1):
+            self.add(f'<rect x="{_num(x + k * step)}" y="{_num(y + k * step)}" '
+                     f'width="{_num(inner)}" height="{_num(inner)}" rx="3" fill="#ffffff" '
+                     'stroke="#6b6250" stroke-width="1"/>')
+        above = pieces[top + 1:]
+        occupied = frozenset(r for p in above if (r := style.standing_on(p)) is not None)
+        self.panel_card(style, pieces[top], x, y, inner, inner, occupied=occupied)
+        loose = []
+        layout = style.panels.layout
+        for p in above:
+            region = style.standing_on(p)
+            if region is None:
+                loose.append(p)
+                continue
+            r, c = style.panels.positions[region]
+            _, (lx, ly), room = region_shape(layout, r, c, x, y, inner, inner)
+            if edge_layout(layout):  # between the edge's label and the centre
+                lx = x + inner / 2 + (lx - x - inner / 2) * 0.42
+                ly = y + inner / 2 + (ly - y - inner / 2) * 0.42
+            self.marker(style, p, lx, ly, room)
+        for k, p in enumerate(loose):  # on the piece, but on no region
+            self.marker(style, p, x + inner * (k + 1) / (len(loose) + 1), y + inner / 2,
+                        inner * 0.3)
+        return True
 
     def stack(self, style: PieceStyle, pieces: list[dict[str, Any]], cx: float, base: float,
               unit: float, room: float) -> None:
@@ -223,40 +524,106 @@ def _places(zone_view: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return zone_view.get("places", {})
 
 
+def square_xy(name: str) -> tuple[int, int] | None:
+    """An open grid's square name (`x,y`, perhaps `zone:x,y[owner]`) → (x, y)."""
+    text = name.split(":")[-1].split("[")[0]
+    parts = text.split(",")
+    if len(parts) != 2:
+        return None
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        return None
+
+
+def _grid_cells(zone_view: dict[str, Any]
+                ) -> tuple[list[str], list[str], dict[tuple[int, int], str]] | None:
+    """A grid's columns' and rows' labels (rows top first) and which place each cell
+    (column, row from the top) shows. An open grid: the bounding box of its used squares
+    and one square more each way (within its reach); None when no square is used."""
+    places = _places(zone_view)
+    reach = zone_view.get("reach")
+    if reach is None:
+        rows, cols = zone_view["rows"], zone_view["cols"]
+        cells = {}
+        for i, name in enumerate(places):
+            r, col = divmod(i, cols)
+            cells[(col, rows - 1 - r)] = name
+        return ([chr(97 + col) for col in range(cols)],
+                [str(r + 1) for r in range(rows - 1, -1, -1)], cells)
+    where = {name: xy for name in places if (xy := square_xy(name)) is not None}
+    if not where:
+        return None
+    xs = [x for x, _ in where.values()]
+    ys = [y for _, y in where.values()]
+    x0, x1 = max(-reach, min(xs) - 1), min(reach, max(xs) + 1)
+    y0, y1 = max(-reach, min(ys) - 1), min(reach, max(ys) + 1)
+    cells = {(x - x0, y1 - y): name for name, (x, y) in where.items()}
+    return ([str(x) for x in range(x0, x1 + 1)], [str(y) for y in range(y1, y0 - 1, -1)],
+            cells)
+
+
 def _grid(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any], y: float,
           x0: float = 10) -> float:
-    rows, cols = zone_view["rows"], zone_view["cols"]
     places = _places(zone_view)
-    names = list(places)
+    layout = _grid_cells(zone_view)
+    if layout is None:
+        c.text(x0, y + 14, f"{title}: empty", size=14, weight="bold")
+        return y + 26
+    col_labels, row_labels, cells = layout
+    rows, cols = len(row_labels), len(col_labels)
+    open_grid = zone_view.get("reach") is not None
+    houses = style.panels is not None and any(
+        style.paneled(p) for place in places.values() for p in place.get("pieces", []))
     tallest = max([len(p.get("pieces", [])) for p in places.values()] + [1])
     cell = max(44.0, min(96.0, (WIDTH - 60) / max(cols, 1)))
-    if tallest > 4:
+    if houses:
+        cell = max(cell, 78.0)
+    elif tallest > 4:
         cell = max(cell, min(120.0, 40 + tallest * 9))
     c.text(x0, y + 14, title, size=14, weight="bold")
     top = y + 24
-    left = x0 + 18
-    for i, name in enumerate(names):
-        r, col = divmod(i, cols)
-        gx = left + col * cell
-        gy = top + (rows - 1 - r) * cell
-        shade = "#f3efe6" if (r + col) % 2 == 0 else "#e6dfcf"
+    left = x0 + 18 + (8 if open_grid else 0)
+    c.width = max(c.width, left + cols * cell + 12)
+    if open_grid:  # the table around the used squares first, then the squares
+        order = [(col, row) for row in range(rows) for col in range(cols)
+                 if (col, row) not in cells] + sorted(cells, key=lambda cr: (cr[1], cr[0]))
+    else:  # in the order the view lists the squares (a1 first)
+        order = list(cells)
+    for col, row in order:
+        name = cells.get((col, row))
+        gx, gy = left + col * cell, top + row * cell
+        if name is None:
+            c.add(f'<rect x="{_num(gx)}" y="{_num(gy)}" width="{_num(cell)}" '
+                  f'height="{_num(cell)}" fill="#faf8f3" stroke="#ddd5c4" '
+                  'stroke-width="1" stroke-dasharray="3,3"/>')
+            continue
+        shade = "#f3efe6" if open_grid or (row + col) % 2 == (rows - 1) % 2 else "#e6dfcf"
         c.add(f'<rect x="{_num(gx)}" y="{_num(gy)}" width="{_num(cell)}" '
               f'height="{_num(cell)}" fill="{shade}" stroke="#7a6f5a" stroke-width="1"/>')
+        pieces = places[name].get("pieces")
+        if pieces is not None and houses and c.house(style, pieces, gx + 5, gy + 5,
+                                                     cell - 10):
+            continue
         label = name.split(":")[-1].split("[")[0]
         c.text(gx + 3, gy + 11, label, size=9, fill="#6b6250")
-        pieces = places[name].get("pieces")
         if pieces is None:
             if "count" in places[name]:
                 c.text(gx + cell / 2, gy + cell / 2, f"{places[name]['count']} hidden",
                        size=9, anchor="middle")
             continue
         c.stack(style, pieces, gx + cell / 2, gy + cell - 5, cell * 0.36, cell - 18)
-    for col in range(cols):
-        c.text(left + col * cell + cell / 2, top + rows * cell + 12, chr(97 + col), size=10,
+    for col, text in enumerate(col_labels):
+        c.text(left + col * cell + cell / 2, top + rows * cell + 12, text, size=10,
                anchor="middle", fill="#6b6250")
-    for r in range(rows):
-        c.text(left - 6, top + (rows - 1 - r) * cell + cell / 2 + 4, str(r + 1), size=10,
+    for row in range(rows - 1, -1, -1):  # bottom row first
+        text = row_labels[row]
+        c.text(left - 6, top + row * cell + cell / 2 + 4, text, size=10,
                anchor="end", fill="#6b6250")
+    if open_grid:
+        c.text(left + cols * cell, top + rows * cell + 24, "x → east, y ↑ north", size=9,
+               anchor="end", fill="#6b6250")
+        return top + rows * cell + 32
     return top + rows * cell + 22
 
 
@@ -365,7 +732,7 @@ def position_svg(game: Game, view_data: dict[str, Any], title: str,
             y = _slots(c, style, info.label, zv, y)
         else:
             y = _pile(c, style, info.label, zv, y)
-    return c.svg(WIDTH, y + 6, title)
+    return c.svg(c.width, y + 6, title)
 
 
 def legend_svg(game: Game, pieces: list[dict[str, Any]], title: str) -> str:

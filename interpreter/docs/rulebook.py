@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from interpreter.agents.random_agent import RandomAgent
@@ -21,10 +22,19 @@ from interpreter.compile.english import (
     humanize,
     join_words,
 )
-from interpreter.compile.expressions import ExpressionError, names_used, parse
+from interpreter.compile.expressions import ExpressionError, located, names_used, parse
 from interpreter.compile.game import _DEF_KEY, compile_game
-from interpreter.docs.diagrams import PieceStyle, legend_svg, position_svg
-from interpreter.errors import TabletopError
+from interpreter.compile.program import collect_locals
+from interpreter.docs import sideview
+from interpreter.docs.diagrams import (
+    WIDTH,
+    PieceStyle,
+    _Canvas,
+    legend_svg,
+    position_svg,
+)
+from interpreter.errors import Location, RulesetError, TabletopError, did_you_mean
+from interpreter.load.catalog import tests_file_for
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr, Node, Template
 from interpreter.load.schema import OptionDecl, definition_bodies
@@ -33,6 +43,7 @@ from interpreter.primitives.decisions import OptionDef
 from interpreter.run.game import Game
 from interpreter.run.playout import make_agents
 from interpreter.run.view import SPECTATOR, view
+from interpreter.scenarios.runner import _Failed, _run, load_scenario_file
 
 EXAMPLE_DECISIONS = 4
 """Pictures in the worked example (decisions that change what everyone sees)."""
@@ -111,6 +122,22 @@ class ExampleStep:
 
 
 @dataclass
+class CaseExampleDoc:
+    """A worked example from a scenario case (rulebook.examples)."""
+
+    title: str
+    text: str
+    case: str
+    where: str
+    """Where the position comes from, in a sentence."""
+    board: Diagram
+    houses: Diagram | None
+    """The side views of its houses, when it has any."""
+    values: list[dict[str, str]]
+    """`label` and `value` of each value asked for, evaluated on the position."""
+
+
+@dataclass
 class OptionDoc:
     id: str
     label: str
@@ -158,6 +185,10 @@ class Rulebook:
     example: list[ExampleStep]
     example_intro: str
     diagrams: list[Diagram] = field(default_factory=list)
+    panels: Diagram | None = None
+    """How the pieces' panels read (a piece upright and turned), for games with panels."""
+    panels_note: str | None = None
+    case_examples: list[CaseExampleDoc] = field(default_factory=list)
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -662,6 +693,186 @@ def _legend(game: Game, base: str) -> Diagram:
                    legend_svg(game, seen, f"{game.title}: the pieces"))
 
 
+def _position_word(r: int, c: int, rows: int, cols: int) -> str:
+    """Where a position of a layout is on the face: `top left`, `bottom`, `centre`."""
+    up = "" if rows == 1 else "top" if r == 0 else "bottom" if r == rows - 1 else ""
+    side = "" if cols == 1 else "left" if c == 0 else "right" if c == cols - 1 else ""
+    return " ".join(w for w in (up, side) if w) or "centre"
+
+
+def _panels(game: Game, base: str, d: Describer) -> tuple[Diagram | None, str | None]:
+    """A picture of a piece with panels as it may lie (upright and each way turned, its
+    regions named; something standing on a region), and the sentences that go with it."""
+    panels = game.panels
+    if panels is None:
+        return None, None
+    style = PieceStyle(game)
+
+    def values(p: int) -> dict[str, Any]:
+        return {a: game.attributes[a][p] for a in game.attribute_order
+                if game.attributes[a][p] is not None}
+
+    paneled = [p for p in range(game.n_pieces) if panels.has_panels(game, p)]
+    if not paneled:
+        return None, None
+    sample = max(paneled, key=lambda p: (len({game.attributes[a][p]
+                                               for a in panels.attributes}), -p))
+    piece = values(sample)
+    stander = None
+    if panels.standing_on is not None:
+        others = [p for p in range(game.n_pieces) if not panels.has_panels(game, p)]
+        pyramids = [p for p in others if game.piece_shapes[p] == "pyramid"]
+        pick = (pyramids or others or [None])[0]
+        if pick is not None:
+            stander = values(pick)
+    rows, cols = len(panels.layout), len(panels.layout[0])
+    first_region = next(iter(panels.positions))
+    c = _Canvas()
+    size, gap, x, top = 104.0, 30.0, 14.0, 12.0
+    pictures: list[tuple[dict[str, Any], list[dict[str, Any]], str]] = []
+    for facing in panels.shown:
+        shown = dict(piece)
+        if panels.facing is not None:
+            shown[panels.facing] = facing
+        pictures.append((shown, [], "upright" if facing == 0 else f"turned {facing}°"))
+    if stander is not None:
+        on = {**stander, panels.standing_on: first_region}
+        pictures.append((dict(pictures[0][0]), [on], f"{style.name(stander)} on {first_region}"))
+    per_row = max(1, int((WIDTH - 2 * x + gap) // (size + gap)))
+    for i, (shown, above, caption) in enumerate(pictures):
+        row, col = divmod(i, per_row)
+        gx, gy = x + col * (size + gap), top + row * (size + 40)
+        if above:
+            c.house(style, [shown, *above], gx, gy, size)
+        else:
+            c.panel_card(style, shown, gx, gy, size, size, names=True)
+        words = caption if len(caption) <= 26 else caption[:25] + "…"
+        c.text(gx + size / 2, gy + size + 15, words, size=11, anchor="middle")
+    n_rows = (len(pictures) + per_row - 1) // per_row
+    title = f"{game.title}: how a piece's panels read"
+    diagram = Diagram(f"{base}panels.svg", title,
+                      c.svg(WIDTH, top + n_rows * (size + 40), title))
+    regions = [f"{name} ({_position_word(r, c2, rows, cols)})"
+               for name, (r, c2) in panels.positions.items()]
+    sets = [ps.label or humanize(ps.id) for ps in game.ruleset.pieces.sets
+            if any(a in ps.each for a in panels.attributes)
+            or any(a in row for row in ps.table for a in panels.attributes)]
+    turning = {90: "It may lie turned by any number of quarter turns.",
+               180: "It may lie either way up (turned by 180°).",
+               360: "It never turns."}[panels.turn]
+    names = [s.split(" (")[0] for s in sets]
+    which = (names[0] if len(names) == 1
+             else f"piece with panels ({join_words(names)})" if names else "piece")
+    note = (f"The face of each {which} is divided into regions, each showing a value: "
+            f"{join_words(regions)}. {turning}")
+    if panels.turn != 360:
+        note += (" A region is named by where it lies on the table, whichever way the "
+                 "piece is turned, so turning it changes what shows there; in the "
+                 "pictures a dot marks the corner that is top left when it is upright.")
+    if stander is not None:
+        note += (" A piece may stand on a region of the piece beneath it, as the last "
+                 "picture shows.")
+    return diagram, note
+
+
+def _example_value(game: Game, value: Any) -> str:
+    """A value under a worked example, as a reader reads it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".") if math.isfinite(value) else str(value)
+    if isinstance(value, str):
+        return str(game.value_names.get(value, value))
+    if isinstance(value, list | tuple):
+        return ", ".join(_example_value(game, v) for v in value) or "none"
+    return str(value)
+
+
+def _case_examples(game: Game, loaded: LoadedRuleset, base: str) -> list[CaseExampleDoc]:
+    """The worked examples of `rulebook.examples`: each names a case of the game's tests
+    file, whose position (after its moves) is drawn, with the values asked for."""
+    decls = game.ruleset.rulebook.examples
+    if not decls:
+        return []
+    source = loaded.source
+
+    def fail(message: str, loc: Location | None, hint: str | None = None) -> RulesetError:
+        return RulesetError([source.diagnostic(message, loc, None, hint)])
+
+    tests = tests_file_for(Path(loaded.path))
+    if not tests.is_file():
+        raise fail(f"rulebook examples come from the game's scenario tests, but there is "
+                   f"no {tests.name} next to the ruleset", decls[0].case.loc)
+    suite = load_scenario_file(tests)
+    cases = {p.case.name: p for p in suite.cases}
+    out = []
+    for n, ex in enumerate(decls, 1):
+        name = ex.case.text
+        prepared = cases.get(name)
+        if prepared is None:
+            raise fail(f"no case is called '{name}' in {tests.name}", ex.case.loc,
+                       did_you_mean(name, [c.name for c in suite.model.cases]))
+        try:
+            _, state = _run(prepared)
+        except _Failed as exc:
+            raise fail(f"the case '{name}' cannot be played for this example: "
+                       f"{str(exc).splitlines()[0]}", ex.case.loc) from None
+        except TabletopError as exc:
+            raise fail(f"the case '{name}' cannot be played for this example: "
+                       f"{str(exc).splitlines()[0]}", ex.case.loc) from None
+        g = prepared.game
+        seen = view(g, state, SPECTATOR)
+        grids = [z for z, info in g.zones.items() if info.kind == "grid" and info.on_table]
+        board = Diagram(f"{base}case-{n}.svg", f"{ex.title}: the position",
+                        position_svg(g, seen, f"{game.title}: {ex.title}",
+                                     zones=grids or None))
+        stacks = sideview.houses(g, seen)
+        houses = None
+        if stacks:
+            houses = Diagram(f"{base}case-{n}-side.svg",
+                             f"{ex.title}: the houses seen from the south, to scale",
+                             sideview.side_view_svg(g, stacks, f"{ex.title}: side view"))
+        values = []
+        env = g.env(state)
+        for item in ex.show:
+            try:
+                compiled = g.compile_expression(item.value.text,
+                                                local_names=_turn_names(g))
+            except ExpressionError as exc:
+                raise RulesetError([located(exc, item.value.loc, source)]) from None
+            try:
+                got = compiled(env)
+            except TabletopError as exc:
+                raise fail(f"'{item.label}' cannot be worked out on the position of case "
+                           f"'{name}': {str(exc).splitlines()[0]}", item.value.loc) from None
+            values.append({"label": _cell(item.label), "value": _cell(_example_value(g, got))})
+        moves = [m.notation for m in prepared.moves]
+        where = (f"The position of the scenario test “{name}” ({tests.name}), with "
+                 f"{prepared.players} players"
+                 + (f", after the moves {join_words([f'`{m}`' for m in moves])}" if moves
+                    else "") + ".")
+        if state.over:
+            winners = [g.seat_name(w) for w in state.winners or []]
+            where += (" The game is over: "
+                      + (f"{join_words(winners)} {'wins' if len(winners) == 1 else 'win'}."
+                         if winners else "nobody wins."))
+        out.append(CaseExampleDoc(ex.title, sentence(ex.text) if ex.text else "", name,
+                                  where, board, houses, values))
+    return out
+
+
+def _turn_names(game: Game) -> frozenset[str]:
+    """Names the turn gives values to (a value may use them, as an expectation may)."""
+    return frozenset(collect_locals(game.ruleset.turn))
+
+
+def _cell(text: str) -> str:
+    """Text for a Markdown table's cell."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
 def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
     """The rulebook of one ruleset (default options, the fewest players)."""
     game = compile_game(loaded, {})
@@ -707,7 +918,11 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
                        f"decisions are those of the random computer player. Each picture "
                        "shows what every player can see."),
     )
-    book.diagrams = [legend, setup_diagram, *(s.after for s in example if s.after)]
+    book.panels, book.panels_note = _panels(game, base, d)
+    book.case_examples = _case_examples(game, loaded, base)
+    book.diagrams = [legend, *([book.panels] if book.panels else []), setup_diagram,
+                     *(s.after for s in example if s.after),
+                     *(dg for x in book.case_examples for dg in (x.board, x.houses) if dg)]
     return book
 
 
