@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from interpreter.agents.base import Agent, OptionChoice
 from interpreter.agents.random_agent import RandomAgent
+from interpreter.agents.uniform_agent import UniformAgent
 
-AGENTS: dict[str, type[Agent]] = {"random": RandomAgent}
+AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "uniform": UniformAgent}
 
-__all__ = ["AGENTS", "Agent", "OptionChoice", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "OptionChoice", "RandomAgent", "UniformAgent", "make_agent"]
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:

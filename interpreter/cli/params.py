@@ -23,7 +23,9 @@ OptionsOpt = Annotated[list[str] | None, typer.Option(
          "`tabletop list` shows each game's options.", show_default=False)]
 
 AgentOpt = Annotated[str, typer.Option(
-    "--agent", "-a", metavar="NAME", help="Computer player for every seat.")]
+    "--agent", "-a", metavar="NAME",
+    help="Computer player for every seat: random (a kind of option at random, then one "
+         "option of that kind) or uniform (every legal option equally likely).")]
 
 JsonOpt = Annotated[bool, typer.Option(
     "--json", metavar="", help="Print one JSON object for tools.")]

@@ -72,7 +72,7 @@ def play(
     option: OptionsOpt = None,
     seat: Annotated[list[str] | None, typer.Option(
         "--seat", "-s", metavar="N=KIND",
-        help="Who plays seat N: human or random (repeatable). Default: seat 1 is you, "
+        help="Who plays seat N: human, random or uniform (repeatable). Default: seat 1 is you, "
              "the others play at random.", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", metavar="S", parser=parse_seed, help="Random seed, a whole number "
