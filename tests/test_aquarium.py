@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from fuzz_support import play_checked
 
 from interpreter.api import load_game
 from interpreter.run.game import Game
@@ -65,19 +66,7 @@ def check(game: Game, state: State) -> None:
 def play(players: int, seed: int, mode: str) -> tuple[list[tuple[int, str]], dict]:
     game = aquarium(mode)
     state = game.new_state(players, seed)
-    agents = make_agents(players, seed)
-    log: list[tuple[int, str]] = []
-    while not state.over:
-        check(game, state)
-        if len(log) % 25 == 0:
-            text = json.dumps(state.to_json(), sort_keys=True)
-            back = game.state_from_json(json.loads(text))
-            assert json.dumps(back.to_json(), sort_keys=True) == text
-        seat = game.deciding_seats(state)[0]
-        log.append((seat, decide(game, state, seat, agents[seat])))
-    check(game, state)
-    assert state.winners
-    return log, state.to_json()
+    return play_checked(game, state, seed, check)
 
 
 @pytest.mark.parametrize("mode", ["intro", "normal", "advanced"])

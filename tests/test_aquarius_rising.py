@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fuzz_support import play_checked
 
 from interpreter.api import load_game
 from interpreter.run.game import Game
@@ -142,19 +143,7 @@ def play(players: int, seed: int, variant: str) -> tuple[list[tuple[int, str]], 
                for s in range(1, players + 1)}
     assert {len(r) for r in rainbow.values()} == {RAINBOW_PER_SEAT[players]}, rainbow
     assert sum(game.attributes["size"][p] for r in rainbow.values() for p in r) == 120
-    agents = make_agents(players, seed)
-    log: list[tuple[int, str]] = []
-    while not state.over:
-        check(game, state)
-        if len(log) % 25 == 0:
-            text = json.dumps(state.to_json(), sort_keys=True)
-            back = game.state_from_json(json.loads(text))
-            assert json.dumps(back.to_json(), sort_keys=True) == text
-        seat = game.deciding_seats(state)[0]
-        log.append((seat, decide(game, state, seat, agents[seat])))
-    check(game, state)
-    assert state.winners
-    return log, state.to_json()
+    return play_checked(game, state, seed, check)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

@@ -6,6 +6,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from interpreter.run.rng import MASK
+
 
 @dataclass(frozen=True, slots=True)
 class OptionChoice:
@@ -23,3 +25,11 @@ class Agent(Protocol):
 
     def choose(self, view: Callable[[], dict[str, Any]], options: Sequence[OptionChoice]) -> int:
         ...
+
+
+def seeded(seed: int) -> int:
+    """An agent's SplitMix64 state from its seed (a whole number of any size, folded to
+    64 bits): agents draw from the game's own generator, which costs nothing to seed."""
+    if type(seed) is not int:
+        raise TypeError(f"a seed is a whole number, not {seed!r}")
+    return (seed ^ (seed >> 64)) & MASK

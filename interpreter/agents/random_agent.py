@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from interpreter.agents.base import OptionChoice
-from interpreter.run.rng import MASK, below
+from interpreter.agents.base import OptionChoice, seeded
+from interpreter.run.rng import below
 
 
 class RandomAgent:
@@ -23,9 +23,7 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
-        if type(seed) is not int:
-            raise TypeError(f"a seed is a whole number, not {seed!r}")
-        self.rng = (seed ^ (seed >> 64)) & MASK
+        self.rng = seeded(seed)
         """The generator's whole state: one 64-bit integer."""
 
     def choose(self, view: Callable[[], dict[str, Any]], options: Sequence[OptionChoice]) -> int:

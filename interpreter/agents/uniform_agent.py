@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from interpreter.agents.base import OptionChoice
-from interpreter.run.rng import MASK, below
+from interpreter.agents.base import OptionChoice, seeded
+from interpreter.run.rng import below
 
 
 class UniformAgent:
@@ -21,9 +21,7 @@ class UniformAgent:
     name = "uniform"
 
     def __init__(self, seed: int = 0) -> None:
-        if type(seed) is not int:
-            raise TypeError(f"a seed is a whole number, not {seed!r}")
-        self.rng = (seed ^ (seed >> 64)) & MASK
+        self.rng = seeded(seed)
 
     def choose(self, view: Callable[[], dict[str, Any]], options: Sequence[OptionChoice]) -> int:
         self.rng, index = below(self.rng, len(options))

@@ -205,22 +205,23 @@ def f_neighbours(env: Any, site: Any, dirs: Any = None) -> list[int]:
     return list(found)
 
 
-def f_row(env: Any, site: Any) -> int | None:
-    s = _site(env, site, "row")
+def _coordinate(env: Any, site: Any, fn: str, axis: int) -> int | None:
+    """A square's row (axis 0) or column (1): from 1 on a board, from the centre (signed)
+    on an open grid."""
+    s = _site(env, site, fn)
     rc = env.game.site_rc[s]
     if rc is None:
         return None
     reach = env.game.site_zone[s].reach
-    return rc[0] + 1 if reach is None else rc[0] - reach
+    return rc[axis] + 1 if reach is None else rc[axis] - reach
+
+
+def f_row(env: Any, site: Any) -> int | None:
+    return _coordinate(env, site, "row", 0)
 
 
 def f_col(env: Any, site: Any) -> int | None:
-    s = _site(env, site, "col")
-    rc = env.game.site_rc[s]
-    if rc is None:
-        return None
-    reach = env.game.site_zone[s].reach
-    return rc[1] + 1 if reach is None else rc[1] - reach
+    return _coordinate(env, site, "col", 1)
 
 
 def _panels(env: Any, piece: Any, fn: str) -> tuple[Any, int]:
@@ -558,7 +559,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
         "0 at the centre, growing northward)", site_args=(0,)),
     _fn("col", f_col, 1, 1, "the column of {0}", "col(square), from 1 (on an open grid: its "
         "x, 0 at the centre, growing eastward)", site_args=(0,)),
-    _fn("panel", f_panel, 2, 3, "the {1} panel of {0}", "panel(piece, region, facing=as it "
+    _fn("panel", f_panel, 2, 3, "what {0} shows in region {1}", "panel(piece, region, facing=as it "
         "lies): the value its face shows in that region as it lies now (turned or not), or "
         "as it would turned to `facing`, e.g. panel(card, 'tl'); null for a piece without "
         "panels", describes_piece=True),

@@ -43,7 +43,7 @@ from interpreter.primitives.decisions import OptionDef
 from interpreter.run.game import Game
 from interpreter.run.playout import make_agents
 from interpreter.run.view import SPECTATOR, view
-from interpreter.scenarios.runner import _Failed, _run, load_scenario_file
+from interpreter.scenarios.runner import CaseCannotRun, case_position, load_scenario_file
 
 EXAMPLE_DECISIONS = 4
 """Pictures in the worked example (decisions that change what everyone sees)."""
@@ -815,11 +815,8 @@ def _case_examples(game: Game, loaded: LoadedRuleset, base: str) -> list[CaseExa
             raise fail(f"no case is called '{name}' in {tests.name}", ex.case.loc,
                        did_you_mean(name, [c.name for c in suite.model.cases]))
         try:
-            _, state = _run(prepared)
-        except _Failed as exc:
-            raise fail(f"the case '{name}' cannot be played for this example: "
-                       f"{str(exc).splitlines()[0]}", ex.case.loc) from None
-        except TabletopError as exc:
+            state = case_position(prepared)
+        except (CaseCannotRun, TabletopError) as exc:
             raise fail(f"the case '{name}' cannot be played for this example: "
                        f"{str(exc).splitlines()[0]}", ex.case.loc) from None
         g = prepared.game

@@ -459,7 +459,7 @@ def _fields_at(path: tuple[Any, ...]) -> list[str]:
 # running
 # ---------------------------------------------------------------------------------------
 
-class _Failed(Exception):
+class CaseCannotRun(Exception):
     """The case cannot go on (a move was refused, the rules broke)."""
 
 
@@ -477,7 +477,7 @@ def run_case(path: Path, p: _Prepared) -> ScenarioResult:
     name = p.case.name
     try:
         problems, state = _run(p)
-    except _Failed as exc:
+    except CaseCannotRun as exc:
         return ScenarioResult(path, name, False, str(exc), p.location)
     except TabletopError as exc:
         return ScenarioResult(path, name, False, f"the rules failed: {exc}", p.location)
@@ -509,7 +509,7 @@ def _set_variables(p: _Prepared, state: State) -> None:
         try:
             value = compiled(env)
         except TabletopError as exc:
-            raise _Failed(f"variable {name} = {text}: {exc}") from None
+            raise CaseCannotRun(f"variable {name} = {text}: {exc}") from None
         if seat is None:
             state.vars[name] = value
         else:
@@ -517,6 +517,14 @@ def _set_variables(p: _Prepared, state: State) -> None:
 
 
 def _run(p: _Prepared) -> tuple[list[str], State]:
+    state = case_position(p)
+    return _check(p, state), state
+
+
+def case_position(p: _Prepared) -> State:
+    """The position a case reaches: its start, with its moves applied (CaseCannotRun
+    when a move cannot be made). Its expectations are not checked (the rulebook's worked
+    examples draw these positions)."""
     game = p.game
     state = _start(p)
     for i, move in enumerate(p.moves, 1):
@@ -528,14 +536,14 @@ def _run(p: _Prepared) -> tuple[list[str], State]:
                                              if state.over else "no decision is pending")
                        if not deciding else
                        f"seats {', '.join(map(str, deciding))} decide: write 'seat: notation'")
-                raise _Failed(f"move {i} '{move.notation}': {who}\n{_context(p, state)}")
+                raise CaseCannotRun(f"move {i} '{move.notation}': {who}\n{_context(p, state)}")
             seat = deciding[0]
         try:
             game.apply_in_place(state, seat, move.notation)
         except IllegalMove as exc:
-            raise _Failed(f"move {i} '{move.notation}' (Player {seat}) was refused: {exc}\n"
-                          + _context(p, state)) from None
-    return _check(p, state), state
+            raise CaseCannotRun(f"move {i} '{move.notation}' (Player {seat}) was refused: "
+                                f"{exc}\n" + _context(p, state)) from None
+    return state
 
 
 def _check(p: _Prepared, state: State) -> list[str]:
