@@ -1,22 +1,35 @@
-"""Computer players. An agent sees only its seat's view and the legal options."""
+"""Computer players. An agent sees only its seat's view and the legal options; a
+searching agent (`mcts`, `ismcts`) is also handed the state to search from, and says
+how much of it it reads (see `interpreter.agents.search`)."""
 
 from __future__ import annotations
 
 from interpreter.agents.base import Agent, OptionChoice
 from interpreter.agents.random_agent import RandomAgent
+from interpreter.agents.spec import AgentSpec, parse_agent_spec
 from interpreter.agents.uniform_agent import UniformAgent
 
-AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "uniform": UniformAgent}
+AGENTS: dict[str, type] = {"random": RandomAgent, "uniform": UniformAgent}
 
-__all__ = ["AGENTS", "Agent", "OptionChoice", "RandomAgent", "UniformAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "AgentSpec", "OptionChoice", "RandomAgent", "UniformAgent",
+           "check_agent", "make_agent", "parse_agent_spec"]
 
 
-def make_agent(name: str, seed: int = 0) -> Agent:
-    cls = AGENTS.get(name)
-    if cls is None:
-        from interpreter.errors import UsageError, did_you_mean
+def _register_search_agents() -> None:
+    from interpreter.agents.search import ISMCTSAgent, MCTSAgent
 
-        hint = did_you_mean(name, AGENTS)
-        raise UsageError(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})"
-                         + (f"; {hint}" if hint else ""))
-    return cls(seed)
+    AGENTS["mcts"] = MCTSAgent
+    AGENTS["ismcts"] = ISMCTSAgent
+
+
+_register_search_agents()
+
+
+def check_agent(text: str) -> AgentSpec:
+    """An agent's name and settings (`mcts:playouts=400`), checked, or a UsageError."""
+    return parse_agent_spec(text, AGENTS)
+
+
+def make_agent(text: str, seed: int = 0) -> Agent:
+    spec = check_agent(text)
+    return AGENTS[spec.name](seed, **spec.settings)

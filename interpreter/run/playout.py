@@ -61,6 +61,22 @@ def make_agents(players: int, seed: int, agent: str | dict[int, str] = "random"
     return {s: make_agent(names[s], agent_seed(seed, s)) for s in range(1, players + 1)}
 
 
+def choose_option(game: Game, state: State, seat: int, agent: Agent,
+                  searched: list[int] | None = None) -> tuple[int, tuple]:
+    """The option `agent` picks for `seat` (whose decision it is), in internal form,
+    without carrying it out. A searching agent (one with `search`) is handed the state
+    and reads of it only what its kind allows (see `interpreter.agents.search`)."""
+    if isinstance(agent, RandomAgent):
+        return game.sample_option(state, seat, agent, searched)
+    search = getattr(agent, "search", None)
+    if search is not None:
+        return search(game, state, seat)
+    options = game.legal_options(state, seat)
+    return options[agent.choose(lambda: view(game, state, seat),
+                                [OptionChoice(o.notation, o.label, o.kind)
+                                 for o in options])].raw
+
+
 def decide(game: Game, state: State, seat: int, agent: Agent,
            searched: list[int] | None = None, machine: Machine | None = None) -> str:
     """Ask `agent` for the decision of `seat` (whose decision it is) and carry it out in
@@ -69,12 +85,7 @@ def decide(game: Game, state: State, seat: int, agent: Agent,
     steps of its search, which a playout bounds with the game's step budget."""
     if isinstance(agent, RandomAgent):
         return game.play_sampled(state, seat, agent, searched, machine)
-    else:
-        options = game.legal_options(state, seat)
-        raw = options[agent.choose(lambda: view(game, state, seat),
-                                   [OptionChoice(o.notation, o.label, o.kind)
-                                    for o in options])].raw
-    return game.apply_trusted(state, seat, raw)
+    return game.apply_trusted(state, seat, choose_option(game, state, seat, agent))
 
 
 def play_game(game: Game, players: int | None, seed: int, agents: dict[int, Agent],

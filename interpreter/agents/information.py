@@ -1,0 +1,154 @@
+"""What one seat may know, as states: drawing positions it cannot tell from the true one.
+
+An `InformationSet` is made once per decision from the true state and the seat, and
+keeps of the true state only what the seat's view shows; every `sample` then fills in
+the rest at random:
+
+- pieces the seat may not see (in a hand it may not look at, a face-down deck, a
+  concealed piece) are dealt anew among the places where such pieces lie. They are
+  first put in an order that depends only on what they are (their attributes), never
+  on where they truly lie, and the places in board order, so the true deal is never
+  read; a hidden piece's own variables are reset as a new set-up gives them;
+- variables the seat may not see (another player's secret colour, bookkeeping seen by
+  nobody) take their values from a new set-up of the game, one whose values the seat
+  *can* see agree with the true ones when such a set-up is found (so secret colours
+  dealt without repeats stay without repeats);
+- choices other seats have already made in secret at the decision being taken are
+  forgotten: those seats choose again in the sample;
+- the game's random generator is drawn anew.
+
+What is kept: the visible pieces where they lie, the visible variables, how many
+pieces lie in each place (no bundled game hides a count), and the machine's place in
+the rules.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from interpreter.run.game import Game
+from interpreter.run.rng import below, derive_seed, next_u64
+from interpreter.run.state import State
+from interpreter.run.view import _HiddenPieces, _may_see
+
+SETUP_TRIES = 64
+"""New set-ups tried for one whose visible values agree with the game's."""
+
+
+class InformationSet:
+    """The positions `seat` cannot tell apart from `state`, to draw from."""
+
+    def __init__(self, game: Game, state: State, seat: int) -> None:
+        self.game, self.seat = game, seat
+        self.decisions = state.decisions
+        self.template = self._forget(state)
+        hidden = _HiddenPieces(game, state, seat)
+        self.slots: list[tuple[int, int]] = []
+        pieces: list[int] = []
+        for site, stack in enumerate(state.sites):
+            for index, piece in enumerate(stack):
+                if hidden.hidden(piece):
+                    self.slots.append((site, index))
+                    pieces.append(piece)
+        attrs = [game.attributes[a] for a in game.attribute_order]
+        pieces.sort(key=lambda p: (tuple(repr(values[p]) for values in attrs), p))
+        self.pieces = pieces
+        self.secret_vars, self.secret_seat_vars = self._secret_variables(state)
+        self.known_seat_values = {
+            var: [(s, state.seat_vars[var][s - 1]) for s in range(1, state.players + 1)
+                  if (var, s) not in self.secret_seat_vars]
+            for var in {v for v, _ in self.secret_seat_vars}}
+        self._setups: list[State] | None = None
+
+    def describes(self, state: State, seat: int) -> bool:
+        return state.decisions == self.decisions and seat == self.seat
+
+    # -- reading only what the seat may know -----------------------------------------------
+    def _forget(self, state: State) -> State:
+        """The true state with the others' secret choices at this decision taken back."""
+        template = state.copy()
+        game = self.game
+        if template.frames:
+            spec = game.choices.get(template.frames[-1][0])
+            if spec is not None and spec.simultaneous and spec.secret:
+                local = template.frames[-1][1]
+                slot = local.get(spec.slot)
+                if slot is not None:
+                    picked = {s: v for s, v in slot["picked"].items() if s == str(self.seat)}
+                    local[spec.slot] = {**slot, "picked": picked}
+        template.log = None  # the log is the view's to redact; the search never reads it
+        template._log_json = None
+        return template
+
+    def _secret_variables(self, state: State) -> tuple[list[str], list[tuple[str, int]]]:
+        game, seat, over = self.game, self.seat, state.over
+        plain: list[str] = []
+        per_seat: list[tuple[str, int]] = []
+        for var in game.variables.values():
+            if var.per_piece:
+                continue
+            if var.per_seat:
+                per_seat += [(var.id, s) for s in range(1, state.players + 1)
+                             if not _may_see(var.visible_to, s, seat, over, var.reveal_at_end)]
+            elif not _may_see(var.visible_to, None, seat, over, var.reveal_at_end):
+                plain.append(var.id)
+        return plain, per_seat
+
+    # -- drawing -----------------------------------------------------------------------------
+    def sample(self, seed: int) -> State:
+        """One position the seat cannot tell from the true one, drawn with `seed`."""
+        rng = seed
+        out = self.template.copy()
+        pieces = self.pieces[:]
+        for i in range(len(pieces) - 1, 0, -1):  # Fisher-Yates
+            rng, j = below(rng, i + 1)
+            pieces[i], pieces[j] = pieces[j], pieces[i]
+        sites, loc = out.sites, out.loc
+        for (site, index), piece in zip(self.slots, pieces, strict=True):
+            sites[site][index] = piece
+            loc[piece] = site
+        if (self.pieces and out.piece_vars) or self.secret_vars or self.secret_seat_vars:
+            rng, which = next_u64(rng)
+            setup = self._setup(which)
+            for var, values in out.piece_vars.items():
+                fresh = setup.piece_vars[var]
+                for piece in self.pieces:
+                    values[piece] = fresh[piece]
+            for var in self.secret_vars:
+                out.vars[var] = setup.vars[var]
+            for var, s in self.secret_seat_vars:
+                out.seat_vars[var][s - 1] = setup.seat_vars[var][s - 1]
+        rng, out.rng = next_u64(rng)
+        out._cache = None
+        return out
+
+    def _setup(self, draw: int) -> State:
+        """A new set-up whose values the seat sees agree with the game's, when one of
+        SETUP_TRIES does (else any): drawn once per game and seat, then reused."""
+        setups = self._setups
+        if setups is None:
+            setups = self._setups = _setups_for(self.game, self.template.players)
+        agreeing = [s for s in setups if self._agrees(s)]
+        if agreeing:
+            return agreeing[draw % len(agreeing)]
+        return setups[draw % len(setups)]
+
+    def _agrees(self, setup: State) -> bool:
+        return all(setup.seat_vars[var][s - 1] == value
+                   for var, known in self.known_seat_values.items() for s, value in known)
+
+
+_SETUPS: weakref.WeakKeyDictionary[Game, dict[int, list[State]]] = weakref.WeakKeyDictionary()
+
+
+def _setups_for(game: Game, players: int) -> list[State]:
+    """SETUP_TRIES new set-ups of `game`, made once per process (seeded from a fixed
+    label, so a search is repeatable): a set-up can take a second (Caldera's arranged
+    deal), and only games with secrets need them."""
+    by_players = _SETUPS.setdefault(game, {})
+    found = by_players.get(players)
+    if found is None:
+        found = by_players[players] = [
+            game.new_state(players, derive_seed(i, "determinization"))
+            for i in range(SETUP_TRIES)]
+    return found

@@ -1,0 +1,247 @@
+"""Computer players that search: `mcts` (UCT) and `ismcts` (information-set MCTS).
+
+Both run the same open-loop search over the engine's own states. Each playout starts
+from a fresh *determinization* of the position (a copy in which every fact the player
+may not know is drawn anew), walks down the tree by UCB1 among the options that are
+legal in that copy (counting, for each option, how often it was available: the
+"availability" of single-observer ISMCTS, Cowling, Powley & Whitehouse 2012), adds one
+node, and finishes the game with the random player. Tree nodes are keyed by option, not
+by state, so dice and shuffles met on the way are drawn anew in every playout and
+averaged over, never foreseen.
+
+What the two read of the true state:
+
+- `mcts` reads the whole state except the game's random generator: it knows every
+  hidden card (in a game with secrets it is a cheating baseline: use `ismcts` there).
+- `ismcts` reads only what its seat's view shows (`interpreter.agents.information`):
+  pieces it may not see are dealt anew among the places it may not see, secret
+  values are drawn as a new set-up would give them, others' secret choices still to
+  be revealed are chosen again. Its options are keyed by notation (what a player
+  reads), so its decision is the same for any two states its seat cannot tell apart.
+
+A playout may stop after `depth` decisions; the position is then judged by the game's
+own ranking (`rank`, else `scores`): the seats ranked first share half a win, and
+everyone shares the other half, so a lead counts for less than a win.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from interpreter.agents.base import OptionChoice, seeded
+from interpreter.agents.random_agent import RandomAgent
+from interpreter.agents.spec import Setting
+from interpreter.run.machine import Machine
+from interpreter.run.rng import below, next_u64
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from interpreter.run.game import Game
+    from interpreter.run.state import State
+
+Raw = tuple[int, tuple]
+
+
+class _Node:
+    """One option in the tree: who took it and how it did for them."""
+
+    __slots__ = ("actor", "available", "children", "visits", "wins")
+
+    def __init__(self, actor: int) -> None:
+        self.actor = actor
+        self.visits = 0
+        self.wins = 0.0
+        self.available = 0
+        self.children: dict[Any, _Node] = {}
+
+
+class SearchAgent:
+    """The shared search; subclasses say what a determinization may read and how an
+    option is named across determinizations."""
+
+    name: ClassVar[str]
+    SETTINGS: ClassVar[dict[str, Setting]] = {
+        "playouts": Setting(int, 400, "playouts per decision (the same seed gives the "
+                            "same choices)", 1, 10_000_000),
+        "seconds": Setting(float, 0.0, "think this long per decision instead of counting "
+                           "playouts (0: count playouts); not reproducible", 0, 86_400),
+        "depth": Setting(int, 200, "decisions a playout plays before judging the position "
+                         "by the game's ranking (0: play to the end)", 0, 10_000_000),
+        "c": Setting(float, 0.7, "exploration: larger tries more options, smaller "
+                     "trusts the best so far", 0, 100),
+    }
+
+    def __init__(self, seed: int = 0, playouts: int = 400, seconds: float = 0.0,
+                 depth: int = 200, c: float = 0.7) -> None:
+        self.rng = seeded(seed)
+        self.playouts = playouts
+        self.seconds = seconds
+        self.depth = depth
+        self.c = c
+        self.roller = RandomAgent()
+        """The player of the playouts: the fast kind-first random player."""
+        self.last_playouts = 0
+        """Playouts of the last search (for reports)."""
+        self.progress: Callable[[int, int], None] | None = None
+        """Called with (playouts done, playouts planned or 0 when timed) as it thinks."""
+
+    # -- what subclasses decide ----------------------------------------------------------
+    def determinize(self, game: Game, state: State, seat: int) -> State:
+        raise NotImplementedError
+
+    def key(self, game: Game, state: State, seat: int, raw: Raw) -> Any:
+        raise NotImplementedError
+
+    # -- the agent interface --------------------------------------------------------------
+    def choose(self, view: Callable[[], dict[str, Any]], options: Sequence[OptionChoice]
+               ) -> int:
+        raise TypeError(f"the {self.name} player searches the game's states: it decides "
+                        "through search(game, state, seat)")
+
+    def search(self, game: Game, state: State, seat: int) -> Raw:
+        """The option to take: the root option visited most (ties: the first listed)."""
+        raws = game.raw_options(state, seat)
+        if len(raws) == 1:
+            self.last_playouts = 0
+            return raws[0]
+        root = _Node(0)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        planned = 0 if deadline else self.playouts
+        done = 0
+        report_every = max(1, planned // 100) if planned else 16
+        while True:
+            if deadline is None:
+                if done >= planned:
+                    break
+            elif done and time.perf_counter() >= deadline:
+                break
+            self._playout(game, state, seat, root)
+            done += 1
+            if self.progress is not None and done % report_every == 0:
+                self.progress(done, planned)
+        self.last_playouts = done
+        keys = [self.key(game, state, seat, raw) for raw in raws]
+        best, best_visits = 0, -1
+        for i, k in enumerate(keys):
+            child = root.children.get(k)
+            visits = child.visits if child is not None else 0
+            if visits > best_visits:
+                best, best_visits = i, visits
+        return raws[best]
+
+    # -- one playout ----------------------------------------------------------------------
+    def _draw(self, n: int) -> int:
+        self.rng, index = below(self.rng, n)
+        return index
+
+    def _playout(self, game: Game, root_state: State, seat: int, root: _Node) -> None:
+        state = self.determinize(game, root_state, seat)
+        node = root
+        path: list[_Node] = []
+        c = self.c
+        key_of = self.key
+        while not state.over:
+            actor = game.deciding_seats(state)[0]
+            raws = game.raw_options(state, actor)
+            keys = [key_of(game, state, actor, raw) for raw in raws]
+            children = node.children
+            untried = []
+            for i, k in enumerate(keys):
+                child = children.get(k)
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.available += 1
+            if untried:
+                i = untried[self._draw(len(untried))]
+                child = children[keys[i]] = _Node(actor)
+                child.available = 1
+                game.apply_trusted(state, actor, raws[i])
+                path.append(child)
+                break
+            best_i, best_value = 0, -1.0
+            for i, k in enumerate(keys):
+                child = children[k]
+                value = (child.wins / child.visits
+                         + c * math.sqrt(math.log(child.available) / child.visits))
+                if value > best_value:
+                    best_i, best_value = i, value
+            node = children[keys[best_i]]
+            game.apply_trusted(state, actor, raws[best_i])
+            path.append(node)
+        rewards = self._finish(game, state)
+        for node in path:
+            node.visits += 1
+            node.wins += rewards[node.actor - 1]
+
+    def _finish(self, game: Game, state: State) -> list[float]:
+        """Play on at random (at most `depth` decisions) and share out the result."""
+        roller = self.roller
+        self.rng, roller.rng = next_u64(self.rng)
+        limit = self.depth or -1
+        played = 0
+        searched = [0]
+        machine = Machine(game, state, limited=False)
+        while not state.over and played != limit:
+            seats = game.deciding_seats(state)
+            game.play_sampled(state, seats[0], roller, searched, machine)
+            played += 1
+        n = state.players
+        if state.over:
+            winners = state.winners or []
+            if not winners:
+                return [1.0 / n] * n
+            share = 1.0 / len(winners)
+            return [share if s in winners else 0.0 for s in range(1, n + 1)]
+        leaders = game.ranked_winners(game.env(state))
+        base = 0.5 / n
+        share = 0.5 / len(leaders)
+        return [base + (share if s in leaders else 0.0) for s in range(1, n + 1)]
+
+
+class MCTSAgent(SearchAgent):
+    """UCT over the true state; only the future's dice and shuffles are unknown to it
+    (the game's generator is drawn anew in each playout)."""
+
+    name = "mcts"
+
+    def determinize(self, game: Game, state: State, seat: int) -> State:
+        copy = state.copy()
+        self.rng, copy.rng = next_u64(self.rng)
+        return copy
+
+    def key(self, game: Game, state: State, seat: int, raw: Raw) -> Any:
+        return raw
+
+
+class ISMCTSAgent(SearchAgent):
+    """Information-set MCTS: searches only over what its seat's view allows."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, **settings: Any) -> None:
+        super().__init__(seed, **settings)
+        self._sampler: Any = None
+
+    def determinize(self, game: Game, state: State, seat: int) -> State:
+        from interpreter.agents.information import InformationSet
+
+        sampler = self._sampler
+        if sampler is None or not sampler.describes(state, seat):
+            sampler = self._sampler = InformationSet(game, state, seat)
+        self.rng, seed = next_u64(self.rng)
+        return sampler.sample(seed)
+
+    def key(self, game: Game, state: State, seat: int, raw: Raw) -> Any:
+        return game.notation_of(state, seat, raw)
+
+    def search(self, game: Game, state: State, seat: int) -> Raw:
+        self._sampler = None
+        try:
+            return super().search(game, state, seat)
+        finally:
+            self._sampler = None
