@@ -5,16 +5,18 @@ keeps of the true state only what the seat's view shows; every `sample` then fil
 the rest at random:
 
 - pieces the seat may not see (in a hand it may not look at, a face-down deck, a
-  concealed piece) are dealt anew among the places where such pieces lie. They are
-  first put in an order that depends only on what they are (their attributes), never
-  on where they truly lie, and the places in board order, so the true deal is never
-  read; a hidden piece's own variables are reset as a new set-up gives them;
+  concealed piece) are dealt anew among the places where pieces with the same back lie
+  (the view shows backs: a fish card's back is not an action card's). They are first
+  put in an order that depends only on what they are (their attributes), never on
+  where they truly lie, and the places in board order, so the true deal is never read;
+  a hidden piece's own variables are reset as a new set-up gives them;
 - variables the seat may not see (another player's secret colour, bookkeeping seen by
   nobody) take their values from a new set-up of the game, one whose values the seat
   *can* see agree with the true ones when such a set-up is found (so secret colours
   dealt without repeats stay without repeats);
-- choices other seats have already made in secret at the decision being taken are
-  forgotten: those seats choose again in the sample;
+- what other seats have already chosen in secret at the decision being taken is
+  forgotten (that they have chosen is not): they choose again, at random, in the
+  sample;
 - the game's random generator is drawn anew.
 
 What is kept: the visible pieces where they lie, the visible variables, how many
@@ -43,16 +45,23 @@ class InformationSet:
         self.decisions = state.decisions
         self.template = self._forget(state)
         hidden = _HiddenPieces(game, state, seat)
-        self.slots: list[tuple[int, int]] = []
-        pieces: list[int] = []
+        backs = game.piece_backs
+        slots: dict[str | None, list[tuple[int, int]]] = {}
+        pieces: dict[str | None, list[int]] = {}
         for site, stack in enumerate(state.sites):
             for index, piece in enumerate(stack):
                 if hidden.hidden(piece):
-                    self.slots.append((site, index))
-                    pieces.append(piece)
+                    slots.setdefault(backs[piece], []).append((site, index))
+                    pieces.setdefault(backs[piece], []).append(piece)
         attrs = [game.attributes[a] for a in game.attribute_order]
-        pieces.sort(key=lambda p: (tuple(repr(values[p]) for values in attrs), p))
-        self.pieces = pieces
+        self.groups: list[tuple[list[tuple[int, int]], list[int]]] = []
+        """Per back: the places (site, height) its hidden pieces lie in, in board order,
+        and the pieces, in an order that depends only on what they are."""
+        for back in sorted(slots, key=lambda b: (b is not None, b or "")):
+            group = sorted(pieces[back],
+                           key=lambda p: (tuple(repr(values[p]) for values in attrs), p))
+            self.groups.append((slots[back], group))
+        self.pieces = [p for _, group in self.groups for p in group]
         self.secret_vars, self.secret_seat_vars = self._secret_variables(state)
         self.known_seat_values = {
             var: [(s, state.seat_vars[var][s - 1]) for s in range(1, state.players + 1)
@@ -65,15 +74,20 @@ class InformationSet:
 
     # -- reading only what the seat may know -----------------------------------------------
     def _forget(self, state: State) -> State:
-        """The true state with the others' secret choices at this decision taken back."""
+        """The true state with what others chose in secret at this decision taken back
+        (that they have chosen is known, and stays: `sample` chooses for them anew)."""
         template = state.copy()
-        game = self.game
+        self.rechoose: list[int] = []
+        self.slot_name = ""
         if template.frames:
-            spec = game.choices.get(template.frames[-1][0])
+            spec = self.game.choices.get(template.frames[-1][0])
             if spec is not None and spec.simultaneous and spec.secret:
                 local = template.frames[-1][1]
                 slot = local.get(spec.slot)
                 if slot is not None:
+                    self.slot_name = spec.slot
+                    self.rechoose = sorted(int(s) for s in slot["picked"]
+                                           if s != str(self.seat))
                     picked = {s: v for s, v in slot["picked"].items() if s == str(self.seat)}
                     local[spec.slot] = {**slot, "picked": picked}
         template.log = None  # the log is the view's to redact; the search never reads it
@@ -99,14 +113,15 @@ class InformationSet:
         """One position the seat cannot tell from the true one, drawn with `seed`."""
         rng = seed
         out = self.template.copy()
-        pieces = self.pieces[:]
-        for i in range(len(pieces) - 1, 0, -1):  # Fisher-Yates
-            rng, j = below(rng, i + 1)
-            pieces[i], pieces[j] = pieces[j], pieces[i]
         sites, loc = out.sites, out.loc
-        for (site, index), piece in zip(self.slots, pieces, strict=True):
-            sites[site][index] = piece
-            loc[piece] = site
+        for slots, group in self.groups:
+            pieces = group[:]
+            for i in range(len(pieces) - 1, 0, -1):  # Fisher-Yates
+                rng, j = below(rng, i + 1)
+                pieces[i], pieces[j] = pieces[j], pieces[i]
+            for (site, index), piece in zip(slots, pieces, strict=True):
+                sites[site][index] = piece
+                loc[piece] = site
         if (self.pieces and out.piece_vars) or self.secret_vars or self.secret_seat_vars:
             rng, which = next_u64(rng)
             setup = self._setup(which)
@@ -118,9 +133,27 @@ class InformationSet:
                 out.vars[var] = setup.vars[var]
             for var, s in self.secret_seat_vars:
                 out.seat_vars[var][s - 1] = setup.seat_vars[var][s - 1]
+        if self.rechoose:
+            rng = self._choose_again(out, rng)
         rng, out.rng = next_u64(rng)
         out._cache = None
         return out
+
+    def _choose_again(self, out: State, rng: int) -> int:
+        """Secret choices already made by others: chosen again, at random among the
+        options they have in this sample."""
+        spec = self.game.choices[out.frames[-1][0]]
+        local = out.frames[-1][1]
+        slot = local[self.slot_name]
+        picked = dict(slot["picked"])
+        env = self.game.env(out)
+        for s in self.rechoose:
+            options = spec.list_options(env, s)
+            rng, i = below(rng, len(options))
+            k, values = options[i]
+            picked[str(s)] = [k, list(values)]
+        local[self.slot_name] = {**slot, "picked": picked}
+        return rng
 
     def _setup(self, draw: int) -> State:
         """A new set-up whose values the seat sees agree with the game's, when one of

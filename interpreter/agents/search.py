@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from interpreter.agents.base import OptionChoice, seeded
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.spec import Setting
+from interpreter.errors import RuleError
 from interpreter.run.machine import Machine
 from interpreter.run.rng import below, next_u64
 
@@ -69,14 +70,14 @@ class SearchAgent:
                             "same choices)", 1, 10_000_000),
         "seconds": Setting(float, 0.0, "think this long per decision instead of counting "
                            "playouts (0: count playouts); not reproducible", 0, 86_400),
-        "depth": Setting(int, 200, "decisions a playout plays before judging the position "
+        "depth": Setting(int, 20, "decisions a playout plays before judging the position "
                          "by the game's ranking (0: play to the end)", 0, 10_000_000),
         "c": Setting(float, 0.7, "exploration: larger tries more options, smaller "
                      "trusts the best so far", 0, 100),
     }
 
     def __init__(self, seed: int = 0, playouts: int = 400, seconds: float = 0.0,
-                 depth: int = 200, c: float = 0.7) -> None:
+                 depth: int = 20, c: float = 0.7) -> None:
         self.rng = seeded(seed)
         self.playouts = playouts
         self.seconds = seconds
@@ -88,6 +89,14 @@ class SearchAgent:
         """Playouts of the last search (for reports)."""
         self.progress: Callable[[int, int], None] | None = None
         """Called with (playouts done, playouts planned or 0 when timed) as it thinks."""
+        self.dropped = 0
+        """Playouts of the last search dropped because the rules could not go on from
+        their determinization (see `drops_impossible`)."""
+
+    drops_impossible: ClassVar[bool] = False
+    """Whether a playout whose rules fail is dropped rather than reported: a guessed
+    position can be one the rules cannot carry on from (a hand dealt without the card
+    the log shows was taken back); the true state never is."""
 
     # -- what subclasses decide ----------------------------------------------------------
     def determinize(self, game: Game, state: State, seat: int) -> State:
@@ -109,6 +118,7 @@ class SearchAgent:
             self.last_playouts = 0
             return raws[0]
         root = _Node(0)
+        self.dropped = 0
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         planned = 0 if deadline else self.playouts
         done = 0
@@ -119,11 +129,20 @@ class SearchAgent:
                     break
             elif done and time.perf_counter() >= deadline:
                 break
-            self._playout(game, state, seat, root)
+            if self.drops_impossible:
+                try:
+                    self._playout(game, state, seat, root)
+                except RuleError:
+                    self.dropped += 1
+            else:
+                self._playout(game, state, seat, root)
             done += 1
             if self.progress is not None and done % report_every == 0:
                 self.progress(done, planned)
         self.last_playouts = done
+        if self.dropped == done:
+            raise RuleError(f"the {self.name} player found no position its seat could be "
+                            "in from which the rules could go on")
         keys = [self.key(game, state, seat, raw) for raw in raws]
         best, best_visits = 0, -1
         for i, k in enumerate(keys):
@@ -166,8 +185,12 @@ class SearchAgent:
             best_i, best_value = 0, -1.0
             for i, k in enumerate(keys):
                 child = children[k]
-                value = (child.wins / child.visits
-                         + c * math.sqrt(math.log(child.available) / child.visits))
+                visits = child.visits
+                if not visits:  # its first playout was dropped (see `dropped`)
+                    best_i = i
+                    break
+                value = (child.wins / visits
+                         + c * math.sqrt(math.log(child.available) / visits))
                 if value > best_value:
                     best_i, best_value = i, value
             node = children[keys[best_i]]
@@ -222,6 +245,7 @@ class ISMCTSAgent(SearchAgent):
     """Information-set MCTS: searches only over what its seat's view allows."""
 
     name = "ismcts"
+    drops_impossible = True
 
     def __init__(self, seed: int = 0, **settings: Any) -> None:
         super().__init__(seed, **settings)

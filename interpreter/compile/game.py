@@ -539,6 +539,8 @@ class _Compiler:
                     g.piece_names.append(namer(names))
                     g.piece_codes.append(self.piece_code(combo))
                     g.piece_shapes.append(ps.shape or decl.shape)
+                    g.piece_backs.append(ps.back)
+                    g.has_backs = g.has_backs or ps.back is not None
                     starts.append((ps.start.text, ps.seat, ps.start.loc))
         return starts
 

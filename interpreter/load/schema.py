@@ -114,6 +114,13 @@ class PieceSet(Node):
     shape: Literal["pyramid", "card"] | None = Field(
         default=None, description="how the pictures draw this set's pieces (instead of "
         "pieces.shape)")
+    back: str | None = Field(
+        default=None, min_length=1, max_length=80,
+        description="what a piece of this set shows when it is hidden (a card's back, "
+        "e.g. 'Goal card'): every seat sees which backs lie where, and pieces with the "
+        "same back cannot be told apart face down. Give sets shuffled into one deck the "
+        "same back. Without it, a hidden piece shows nothing (all pieces without a back "
+        "look alike)")
 
     @model_validator(mode="wrap")
     @classmethod

@@ -73,6 +73,11 @@ class Game:
         self.piece_codes: list[str] = []
         self.piece_shapes: list[str | None] = []
         """How pictures draw each piece (its set's shape, else pieces.shape)."""
+        self.piece_backs: list[str | None] = []
+        """What each piece shows when hidden (its set's `back`, else None: nothing):
+        public, like a card's back."""
+        self.has_backs = False
+        """Whether any set declares a back (only then do views show backs)."""
         self.panels: PanelsInfo | None = None
         self.piece_heights: list[Any] | None = None
         """Each piece's height (pieces.height), for altitude()."""

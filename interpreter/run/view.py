@@ -19,7 +19,15 @@ if TYPE_CHECKING:
     from interpreter.run.tables import ZoneInfo
 
 HIDDEN_PIECE: dict[str, Any] = {"hidden": True}
-"""How a concealed piece appears: there is a piece, and nothing more is known."""
+NO_BACK = "(no back)"
+"""How pieces whose set declares no back are counted among pieces that have one."""
+
+
+def hidden_piece(game: Game, piece: int) -> dict[str, Any]:
+    """How a concealed piece appears: there is a piece, and its back when its set
+    declares one (as a card's back shows which deck it is from); nothing more."""
+    back = game.piece_backs[piece]
+    return HIDDEN_PIECE if back is None else {"hidden": True, "back": back}
 
 SPECTATOR = 0
 """A seat number for someone who sits at no seat (sees only what everyone sees)."""
@@ -52,6 +60,9 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> di
     out: dict[str, Any] = {}
     if _may_see(zone.count, owner, seat, state.over, zone.reveal_at_end):
         out["count"] = len(stack)
+        if (stack and game.has_backs
+                and not _may_see(zone.contents, owner, seat, state.over, zone.reveal_at_end)):
+            out["backs"] = backs(game, stack)
     if _may_see(zone.contents, owner, seat, state.over, zone.reveal_at_end):
         out["count"] = len(stack)
         conceal = None if state.over and zone.reveal_at_end else zone.conceal
@@ -63,10 +74,20 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> di
             shown = []
             for p in stack:
                 env.temps["piece"] = p
-                shown.append(HIDDEN_PIECE if _concealed(game, zone, conceal, env)
+                shown.append(hidden_piece(game, p) if _concealed(game, zone, conceal, env)
                              else describe_piece(game, p, state))
             out["pieces"] = shown
     return out
+
+
+def backs(game: Game, stack: list[int]) -> dict[str, int]:
+    """How many pieces of each back a pile of face-down pieces holds (what a player sees
+    of a hand they may not look at), by back in alphabetical order."""
+    counts: dict[str, int] = {}
+    for p in stack:
+        back = game.piece_backs[p] or NO_BACK
+        counts[back] = counts.get(back, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def _concealed(game: Game, zone: ZoneInfo, conceal: Any, env: Any) -> bool:

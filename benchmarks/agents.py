@@ -1,0 +1,179 @@
+"""How strong the searching players are: one of them against random players.
+
+For each bundled game and seat count (and Caldera with and without Power Play), plays
+`--games` games with the searching player at one seat (seat 1 in game 0, seat 2 in
+game 1, ... so it plays every seat equally) and `random` at the others, and reports its
+win rate with a 95% Wilson interval. Each game is appended to `--out` (JSON lines) as it
+finishes, so a run can be stopped and resumed: games already there are not played
+again. `--mirror` plays the searching player against itself instead, and reports how
+the games ended (Caldera: by trios or by the quiet-turns ruling).
+
+    python benchmarks/agents.py --games 200 --jobs 2                   # everything
+    python benchmarks/agents.py --only caldera --agent mcts:playouts=400
+    python benchmarks/agents.py --only aquarium --agent ismcts --players 2
+    python benchmarks/agents.py --only caldera --mirror --games 50
+    python benchmarks/agents.py --report                               # the table only
+
+A benchmark, not a test: the whole run takes hours on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interpreter.agents import check_agent  # noqa: E402
+from interpreter.api import load_game  # noqa: E402
+from interpreter.run.playout import agent_seed, play_game  # noqa: E402
+
+HIDDEN = {"bottoms-up", "aquarium", "aquarius-rising"}
+"""The bundled games with secrets between players (where ismcts is measured too)."""
+
+
+def configurations(only: str | None, players: int | None) -> list[dict[str, Any]]:
+    """Every bundled game and seat count: Caldera with Power Play on and off."""
+    out = []
+    for name in ["caldera", "high-rise", "bottoms-up", "aquarium", "aquarius-rising"]:
+        if only and name != only:
+            continue
+        game = load_game(name, {})
+        option_sets: list[dict[str, str]] = [{}]
+        if name == "caldera":
+            option_sets = [{"power_play": "true"}, {"power_play": "false"}]
+        for options in option_sets:
+            for n in range(game.min_seats, game.max_seats + 1):
+                if players is None or n == players:
+                    out.append({"game": name, "options": options, "players": n})
+    return out
+
+
+def _key(config: dict[str, Any], agent: str, mirror: bool, index: int) -> str:
+    return json.dumps([config["game"], config["options"], config["players"], agent,
+                       mirror, index], sort_keys=True)
+
+
+def play_one(job: tuple[dict[str, Any], str, bool, int, int]) -> dict[str, Any]:
+    """One game: the searching player at seat index % players + 1."""
+    from interpreter.agents import make_agent
+
+    config, agent, mirror, index, seed = job
+    game = _game(config["game"], config["options"])
+    n = config["players"]
+    seat = index % n + 1
+    agents = {s: make_agent(agent if mirror or s == seat else "random",
+                            agent_seed(seed + index, s)) for s in range(1, n + 1)}
+    started = time.perf_counter()
+    result = play_game(game, n, seed + index, agents, keep_state=False)
+    return {"key": _key(config, agent, mirror, index), **config, "agent": agent,
+            "mirror": mirror, "index": index, "seat": seat, "winners": result.winners,
+            "reason": result.reason, "turns": result.turns,
+            "decisions": len(result.decisions),
+            "seconds": round(time.perf_counter() - started, 2)}
+
+
+_GAMES: dict[tuple, Any] = {}
+
+
+def _game(name: str, options: dict[str, str]) -> Any:
+    key = (name, tuple(sorted(options.items())))
+    if key not in _GAMES:
+        _GAMES[key] = load_game(name, options)
+    return _GAMES[key]
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate (sound near 0% and 100%, unlike p ± 2σ)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    spread = math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    half = z * spread / (1 + z * z / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def report(records: list[dict[str, Any]]) -> str:
+    groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        options = ",".join(f"{k}={v}" for k, v in sorted(r["options"].items()))
+        groups[(r["game"], options, r["players"], r["agent"], r["mirror"])].append(r)
+    lines = ["| game | options | players | agent | games | wins | draws | win rate (95% CI) "
+             "| s/game | how games ended |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for (name, options, n, agent, mirror), rs in sorted(groups.items()):
+        games = len(rs)
+        wins = sum(1 for r in rs if r["winners"] == [r["seat"]])
+        draws = sum(1 for r in rs if len(r["winners"]) != 1)
+        low, high = wilson(wins, games)
+        ends = Counter(_short(r["reason"]) for r in rs)
+        ended = "; ".join(f"{reason} {count}" for reason, count in ends.most_common())
+        who = f"{agent} vs itself" if mirror else f"{agent} vs random"
+        rate = "–" if mirror else f"{100 * wins / games:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
+        seconds = sum(r["seconds"] for r in rs) / games
+        lines.append(f"| {name} | {options or '–'} | {n} | {who} | {games} | "
+                     f"{'–' if mirror else wins} | {draws} | {rate} | {seconds:.1f} | {ended} |")
+    return "\n".join(lines)
+
+
+def _short(reason: str | None) -> str:
+    text = reason or "(no reason)"
+    return text if len(text) <= 48 else text[:45] + "..."
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--agent", default="mcts:playouts=400")
+    parser.add_argument("--only", help="one bundled game")
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--options", help="only this option set, e.g. power_play=false")
+    parser.add_argument("--mirror", action="store_true", help="the agent against itself")
+    parser.add_argument("--hidden", action="store_true",
+                        help="only the games with secrets between players")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "agents.jsonl"))
+    parser.add_argument("--report", action="store_true", help="only print the table")
+    args = parser.parse_args()
+    check_agent(args.agent)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    records = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+    if not args.report:
+        done = {r["key"] for r in records}
+        jobs = []
+        for config in configurations(args.only, args.players):
+            if args.hidden and config["game"] not in HIDDEN:
+                continue
+            if args.options and ",".join(f"{k}={v}" for k, v in sorted(
+                    config["options"].items())) != args.options:
+                continue
+            for index in range(args.games):
+                if _key(config, args.agent, args.mirror, index) not in done:
+                    jobs.append((config, args.agent, args.mirror, index, args.seed))
+        print(f"{len(jobs)} games to play", file=sys.stderr)
+        started = time.perf_counter()
+        with out.open("a") as stream, multiprocessing.Pool(args.jobs) as pool:
+            for k, record in enumerate(pool.imap_unordered(play_one, jobs), start=1):
+                stream.write(json.dumps(record) + "\n")
+                stream.flush()
+                records.append(record)
+                elapsed = time.perf_counter() - started
+                print(f"\r{k}/{len(jobs)} games, {elapsed:.0f} s, ~"
+                      f"{elapsed / k * (len(jobs) - k) / 60:.0f} min left ", end="",
+                      file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+    print(report(records))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,255 @@
+"""The searching players: mcts and ismcts play well, repeatably, and ismcts never uses
+what its seat may not know."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents import check_agent, make_agent
+from interpreter.agents.information import InformationSet
+from interpreter.api import load_game
+from interpreter.errors import UsageError
+from interpreter.run.game import Game
+from interpreter.run.playout import agent_seed, decide, make_agents, play_game
+from interpreter.run.state import State
+from interpreter.run.view import _HiddenPieces, view
+
+ROOT = Path(__file__).resolve().parent.parent
+TIC_TAC_TOE = str(ROOT / "benchmarks" / "rulesets" / "tic-tac-toe.yaml")
+CONNECT_FOUR = str(ROOT / "benchmarks" / "rulesets" / "connect-four.yaml")
+
+
+def _play(game: Game, state: State, moves: list[str]) -> State:
+    for move in moves:
+        game.apply_in_place(state, game.deciding_seats(state)[0], move)
+    return state
+
+
+def _random_position(game: Game, players: int, seed: int, decisions: int) -> State:
+    state = game.new_state(players, seed)
+    agents = make_agents(players, seed, "random")
+    for _ in range(decisions):
+        if state.over:
+            break
+        seat = game.deciding_seats(state)[0]
+        decide(game, state, seat, agents[seat])
+    return state
+
+
+# -- settings ---------------------------------------------------------------------------------
+
+def test_settings_are_checked_with_clear_messages() -> None:
+    spec = check_agent("MCTS:playouts=50, seconds=0.5,depth=0,c=1.4")
+    assert spec.name == "mcts"
+    assert spec.settings == {"playouts": 50, "seconds": 0.5, "depth": 0, "c": 1.4}
+    for text, words in [("mcts:playouts=0", "at least 1"),
+                        ("mcts:playouts=lots", "whole number"),
+                        ("mcts:seconds=nan", "finite"),
+                        ("mcts:plays=4", "did you mean 'playouts'"),
+                        ("mcts:playouts", "KEY=VALUE"),
+                        ("mcts:", "nothing after"),
+                        ("mcts:playouts=4,playouts=5", "twice"),
+                        ("random:playouts=4", "takes no settings"),
+                        ("mtcs", "did you mean 'mcts'")]:
+        with pytest.raises(UsageError, match=words):
+            check_agent(text)
+
+
+# -- mcts -------------------------------------------------------------------------------------
+
+def test_mcts_takes_a_win_and_blocks_a_loss() -> None:
+    game = load_game(CONNECT_FOUR)
+    # X has three in column a: X plays a4 to win
+    state = _play(game, game.new_state(2, 1), ["a1", "b1", "a2", "b2", "a3", "c1"])
+    agent = make_agent("mcts:playouts=300", 3)
+    assert game.notation_of(state, 1, agent.search(game, state, 1)) == "a4"
+    # O must block X's three in a row on the bottom row (b1, c1, d1 with a1 taken by O)
+    state = _play(game, game.new_state(2, 1), ["b1", "a1", "c1", "a2", "d1"])
+    assert game.notation_of(state, 2, agent.search(game, state, 2)) == "e1"
+
+
+def test_mcts_never_loses_tic_tac_toe_to_random() -> None:
+    game = load_game(TIC_TAC_TOE)
+    lost = 0
+    for seed in range(12):
+        seat = seed % 2 + 1
+        agents = {s: make_agent("mcts:playouts=300" if s == seat else "random",
+                                agent_seed(seed, s)) for s in (1, 2)}
+        result = play_game(game, 2, seed, agents, keep_state=False)
+        lost += result.winners == [3 - seat]
+    assert lost == 0
+
+
+def test_the_same_seed_gives_the_same_search_and_another_seed_another() -> None:
+    game = load_game("caldera", {"power_play": "false"})
+    state = _random_position(game, 2, 4, 30)
+    seat = game.deciding_seats(state)[0]
+    before = state.to_json()
+    choices = {make_agent("mcts:playouts=60,depth=10", 11).search(game, state, seat)
+               for _ in range(2)}
+    assert len(choices) == 1  # reproducible
+    assert state.to_json() == before  # the search leaves the game as it was
+    picks = {make_agent("mcts:playouts=8,depth=4", s).search(game, state, seat)
+             for s in range(12)}
+    assert len(picks) > 1  # the seed matters
+
+
+def test_mcts_does_not_foresee_the_dice() -> None:
+    """The game's generator is drawn anew in every playout: the future's dice are as
+    unknown to mcts as to a person, so the true generator state changes nothing."""
+    game = load_game("high-rise")
+    state = _random_position(game, 2, 8, 6)
+    seat = game.deciding_seats(state)[0]
+    other = state.copy()
+    other.rng ^= 0x5DEECE66D
+    a = make_agent("mcts:playouts=80", 5).search(game, state, seat)
+    b = make_agent("mcts:playouts=80", 5).search(game, other, seat)
+    assert a == b
+
+
+def test_seconds_bound_the_thinking_time() -> None:
+    import time
+
+    game = load_game("caldera")
+    state = _random_position(game, 2, 2, 10)
+    seat = game.deciding_seats(state)[0]
+    agent = make_agent("mcts:seconds=0.3,depth=10", 1)
+    started = time.perf_counter()
+    agent.search(game, state, seat)
+    elapsed = time.perf_counter() - started
+    assert agent.last_playouts > 1 and elapsed < 0.3 + 0.5
+
+
+# -- ismcts -----------------------------------------------------------------------------------
+
+HIDDEN_GAMES = [("bottoms-up", 4, {}), ("aquarium", 3, {}), ("aquarius-rising", 3, {})]
+
+
+def _reshuffled(game: Game, state: State, seat: int, salt: int) -> State:
+    """`state` with every fact `seat` may not know changed: the pieces it cannot see
+    dealt differently among the places where pieces of their back lie, others' secret
+    values swapped among them (where they differ), the generator changed. `seat`'s view
+    stays the same."""
+    import random
+
+    rnd = random.Random(salt)
+    other = state.copy()
+    hidden = _HiddenPieces(game, state, seat)
+    by_back: dict[str, list[tuple[int, int]]] = {}
+    for site, stack in enumerate(state.sites):
+        for i, p in enumerate(stack):
+            if hidden.hidden(p):
+                by_back.setdefault(game.piece_backs[p], []).append((site, i))
+    for slots in by_back.values():
+        pieces = [state.sites[site][i] for site, i in slots]
+        rnd.shuffle(pieces)
+        for (site, i), piece in zip(slots, pieces, strict=True):
+            other.sites[site][i] = piece
+            other.loc[piece] = site
+    for var in game.variables.values():
+        if var.per_seat and var.visible_to == "owner":
+            values = other.seat_vars[var.id]
+            others = [s for s in range(state.players) if s != seat - 1]
+            shuffled = [values[s] for s in others]
+            rnd.shuffle(shuffled)
+            for s, value in zip(others, shuffled, strict=True):
+                values[s] = value
+    other.rng ^= rnd.getrandbits(64)
+    other._cache = None
+    return other
+
+
+def _hidden_positions(name: str, players: int, options: dict[str, str]
+                      ) -> list[tuple[Game, State, int]]:
+    game = load_game(name, options)
+    out = []
+    for seed, depth in [(1, 12), (2, 40), (3, 80)]:
+        state = _random_position(game, players, seed, depth)
+        if not state.over:
+            out.append((game, state, game.deciding_seats(state)[0]))
+    return out
+
+
+@pytest.mark.parametrize(("name", "players", "options"), HIDDEN_GAMES)
+def test_ismcts_decides_alike_in_states_its_seat_cannot_tell_apart(
+        name: str, players: int, options: dict[str, str]) -> None:
+    for game, state, seat in _hidden_positions(name, players, options):
+        changed = [_reshuffled(game, state, seat, salt) for salt in (1, 2)]
+        assert any(c.sites != state.sites or c.seat_vars != state.seat_vars
+                   for c in changed)  # the test changes something
+        seen = view(game, state, seat)
+        for other in changed:
+            theirs = view(game, other, seat)
+            assert {k: v for k, v in theirs.items() if k != "log"} == {
+                k: v for k, v in seen.items() if k != "log"}
+        picks = {game.notation_of(s, seat, make_agent("ismcts:playouts=40,depth=20", 9)
+                                  .search(game, s, seat))
+                 for s in [state, *changed]}
+        assert len(picks) == 1, (name, picks)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), HIDDEN_GAMES)
+def test_a_determinization_looks_the_same_to_its_seat_and_loses_nothing(
+        name: str, players: int, options: dict[str, str]) -> None:
+    for game, state, seat in _hidden_positions(name, players, options):
+        info = InformationSet(game, state, seat)
+        seen = {k: v for k, v in view(game, state, seat).items() if k != "log"}
+        moved = 0
+        for seed in range(5):
+            sample = info.sample(seed)
+            assert sorted(p for stack in sample.sites for p in stack) == list(
+                range(game.n_pieces))
+            assert all(sample.loc[p] == site for site, stack in enumerate(sample.sites)
+                       for p in stack)
+            assert {k: v for k, v in view(game, sample, seat).items() if k != "log"} == seen
+            assert sample.rng != state.rng
+            moved += sample.sites != state.sites
+            moved += sample.seat_vars != state.seat_vars
+            json.dumps(sample.to_json())  # a valid, saveable state
+        assert moved  # the hidden facts really are drawn anew
+
+
+def test_others_secret_colours_are_drawn_without_repeating_the_seats_own() -> None:
+    game = load_game("bottoms-up")
+    state = _random_position(game, 4, 6, 20)
+    seat = game.deciding_seats(state)[0]
+    info = InformationSet(game, state, seat)
+    mine = state.seat_vars["secret_colour"][seat - 1]
+    drawn = set()
+    for seed in range(30):
+        colours = info.sample(seed).seat_vars["secret_colour"]
+        assert colours[seat - 1] == mine and len(set(colours)) == 4
+        drawn.add(tuple(colours))
+    assert len(drawn) > 1
+
+
+def test_ismcts_beats_random_in_a_game_with_secrets() -> None:
+    """Bottoms Up, four players: one ismcts player against three random ones."""
+    game = load_game("bottoms-up")
+    wins = 0
+    games = 8
+    for seed in range(games):
+        seat = seed % 4 + 1
+        agents = {s: make_agent("ismcts:playouts=30,depth=30" if s == seat else "random",
+                                agent_seed(seed, s)) for s in range(1, 5)}
+        wins += play_game(game, 4, seed, agents, keep_state=False).winners == [seat]
+    assert wins >= 4  # random alone would win about 2 of 8
+
+
+# -- the command line -------------------------------------------------------------------------
+
+def test_run_and_simulate_take_search_players() -> None:
+    out = subprocess.run([sys.executable, "-m", "interpreter.cli", "run", TIC_TAC_TOE,
+                          "--seed", "3", "--agent", "mcts:playouts=20", "--json"],
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(out.stdout)["log"]
+    bad = subprocess.run([sys.executable, "-m", "interpreter.cli", "simulate", TIC_TAC_TOE,
+                          "-n", "2", "--agent", "mcts:playouts=-1"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and "playouts must be at least 1" in bad.stderr
+    assert "Traceback" not in bad.stderr
