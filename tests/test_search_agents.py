@@ -253,3 +253,74 @@ def test_run_and_simulate_take_search_players() -> None:
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "playouts must be at least 1" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+# -- playing against a searching player ----------------------------------------------------
+
+def test_play_shows_the_search_and_ctrl_c_while_it_thinks_saves_the_game(
+        tmp_path: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    from interpreter.cli.play import PlaySession
+    from interpreter.cli.play_command import build_agents
+    from interpreter.run.record import SavedGame, read_save
+
+    game = load_game("caldera")
+    seats = {1: "human", 2: "mcts:playouts=200,depth=5"}
+    state = game.new_state(2, 2)  # seed 2: the first option erupts, so Player 2 moves next
+    agents = build_agents(seats, 2)
+    searched = agents[2]._playout
+    playouts = [0]
+
+    def interrupted_midway(*args: object) -> None:  # a person's Ctrl-C, 100 playouts in
+        playouts[0] += 1
+        if playouts[0] > 100:
+            raise KeyboardInterrupt
+        searched(*args)
+
+    agents[2]._playout = interrupted_midway  # type: ignore[method-assign]
+    out = io.StringIO()
+    save = tmp_path / "s.json"
+    session = PlaySession(game, state, seats, agents, SavedGame.start(game, 2, 2, seats),
+                          Console(file=out, width=100, force_terminal=True), lambda _: "1",
+                          save_path=save, interactive=False, colour=False)
+    assert session.run() == 1
+    assert "Interrupted" in out.getvalue()
+    saved = read_save(save)
+    assert saved.decisions == [(1, saved.decisions[0][1])]  # nothing half-done is saved
+    assert saved.seats[2] == "mcts:playouts=200,depth=5"  # resumable with its settings
+    assert "/200 playouts" in out.getvalue()
+
+
+def test_play_draws_a_progress_bar_while_a_computer_player_thinks() -> None:
+    import io
+
+    from rich.console import Console
+
+    from interpreter.cli.play import PlaySession
+    from interpreter.cli.play_command import build_agents
+    from interpreter.run.record import SavedGame
+
+    game = load_game(TIC_TAC_TOE)
+    seats = {1: "mcts:playouts=300", 2: "random"}
+    out = io.StringIO()
+    session = PlaySession(game, game.new_state(2, 1), seats, build_agents(seats, 1),
+                          SavedGame.start(game, 2, 1, seats),
+                          Console(file=out, width=100, force_terminal=True), lambda _: "1",
+                          interactive=False, colour=False)
+    session.step()
+    assert "Player 1 (mcts:playouts=300) is thinking" in out.getvalue()
+    assert "/300 playouts" in out.getvalue()
+    assert session.agents[1].progress is None  # the bar is gone with the decision
+
+
+def test_seats_take_search_players_with_settings() -> None:
+    from interpreter.cli.options import parse_seats
+
+    seats = parse_seats(["2=MCTS:playouts=50, depth=0"], 2)
+    assert seats == {1: "human", 2: "mcts:playouts=50,depth=0"}
+    with pytest.raises(UsageError, match="--seat 2=mcts:playout=5: agent 'mcts' has no "
+                                         "setting 'playout'"):
+        parse_seats(["2=mcts:playout=5"], 2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from interpreter.agents import AGENTS
+from interpreter.agents import AGENTS, check_agent
 from interpreter.errors import UsageError, did_you_mean
 from interpreter.load.catalog import shorten
 from interpreter.run.record import MAX_NOTATION as MAX_MOVE  # as long as a save's
@@ -56,10 +56,16 @@ def parse_seats(specs: Iterable[str], players: int,
         if not 1 <= seat <= players:
             raise UsageError(f"--seat {shorten(spec)}: there is no seat {shorten(head, 10)} "
                              f"in a {players}-player game (seats 1 to {players})")
-        if kind not in kinds:
+        if kind.partition(":")[0].strip() not in kinds:
             hint = did_you_mean(kind, kinds)
             raise UsageError(f"--seat {shorten(spec)}: unknown kind '{shorten(kind)}' (use one of "
                              f"{', '.join(kinds)})" + (f"; {hint}" if hint else ""))
+        if kind != HUMAN:
+            try:
+                kind = check_agent(kind).name + kind[len(kind.partition(":")[0]):].replace(
+                    " ", "")
+            except UsageError as exc:
+                raise UsageError(f"--seat {shorten(spec)}: {exc}") from None
         if seat in given:
             raise UsageError(f"--seat {seat} is given twice")
         given.add(seat)

@@ -23,9 +23,14 @@ OptionsOpt = Annotated[list[str] | None, typer.Option(
          "`tabletop list` shows each game's options.", show_default=False)]
 
 AgentOpt = Annotated[str, typer.Option(
-    "--agent", "-a", metavar="NAME",
+    "--agent", "-a", metavar="NAME[:K=V,...]",
     help="Computer player for every seat: random (a kind of option at random, then one "
-         "option of that kind) or uniform (every legal option equally likely).")]
+         "option of that kind), uniform (every legal option equally likely), mcts (UCT "
+         "search; sees hidden cards, not future dice) or ismcts (searches only what its "
+         "seat may know: for games with secrets). mcts and ismcts take settings, e.g. "
+         "mcts:playouts=400 (the default), mcts:seconds=1 (per decision; not "
+         "reproducible), depth=20 (decisions a playout plays before judging the position "
+         "by the game's ranking; 0: to the end), c=0.7 (exploration).")]
 
 JsonOpt = Annotated[bool, typer.Option(
     "--json", metavar="", help="Print one JSON object for tools.")]

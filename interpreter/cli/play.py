@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from interpreter.agents.base import Agent
@@ -113,9 +114,32 @@ class PlaySession:
             self.state = self.game.apply(self.state, seat, option)
             notation = option.notation
         else:
-            notation = decide(self.game, self.state, seat, self.agents[seat])
+            notation = self.computer_decides(seat)
         self.record.decisions.append((seat, notation))
         self.save()
+
+    def computer_decides(self, seat: int) -> str:
+        """A computer player's move. One that searches shows how far it has got on a
+        terminal (it may think for seconds); Ctrl-C while it thinks stops the game like
+        any other Ctrl-C (saved, nothing half-done: it searches on copies)."""
+        agent = self.agents[seat]
+        if not hasattr(agent, "progress") or not self.console.is_terminal:
+            return decide(self.game, self.state, seat, agent)
+        name = f"{self.game.seat_name(seat)} ({self.seats.get(seat, agent.name)}) is thinking"
+        with Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                      TextColumn("{task.fields[done]}", markup=False),
+                      TimeElapsedColumn(), console=self.console, transient=True) as bar:
+            task = bar.add_task(name, total=None, done="")
+
+            def advance(done: int, planned: int) -> None:
+                shown = f"{done:,}/{planned:,} playouts" if planned else f"{done:,} playouts"
+                bar.update(task, completed=done, total=planned or None, done=shown)
+
+            agent.progress = advance
+            try:
+                return decide(self.game, self.state, seat, agent)
+            finally:
+                agent.progress = None
 
     # -- a person's turn ------------------------------------------------------------------
     def hand_over(self, seat: int) -> None:

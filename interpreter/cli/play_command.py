@@ -17,7 +17,7 @@ from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
 from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
-from interpreter.cli.play import PlaySession
+from interpreter.cli.play import PlaySession, has_secrets
 from interpreter.compile.game import compile_game
 from interpreter.errors import SaveFileError, UsageError
 from interpreter.load.catalog import bundled_names, rulesets_dir
@@ -72,8 +72,10 @@ def play(
     option: OptionsOpt = None,
     seat: Annotated[list[str] | None, typer.Option(
         "--seat", "-s", metavar="N=KIND",
-        help="Who plays seat N: human, random or uniform (repeatable). Default: seat 1 is you, "
-             "the others play at random.", show_default=False)] = None,
+        help="Who plays seat N (repeatable): human, or a computer player: random, uniform, "
+             "mcts or ismcts, with settings as in --agent of `simulate` (e.g. --seat "
+             "2=mcts:seconds=2). Default: seat 1 is you, the others play at random.",
+        show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", metavar="S", parser=parse_seed, help="Random seed, a whole number "
         "(default: 128 fresh random bits, kept secret until the game is over, then shown "
@@ -136,6 +138,10 @@ def play(
         record = SavedGame.start(game, n, seed, seats)
         intro = f"{game.title}: {n} players ({describe_seats(seats)})."
     console.print(Text(intro + " Type `help` for the commands."), soft_wrap=True)
+    if has_secrets(game) and any(kind.partition(":")[0] == "mcts" for kind in seats.values()):
+        console.print(Text("Note: mcts sees every hidden card and secret (it searches the "
+                           "true state); for an opponent that plays fair, use ismcts.",
+                           style="yellow"), soft_wrap=True)
     session = PlaySession(game, state, seats, agents, record, console,
                           ask=lambda prompt: console.input(Text(prompt)),
                           save_path=save_path,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from interpreter.errors import IllegalMove, SaveFileError
+from interpreter.errors import IllegalMove, SaveFileError, UsageError
 from interpreter.run.game import Game
 from interpreter.run.state import State
 
@@ -129,7 +129,7 @@ def _option_value_ok(value: Any) -> bool:
 
 def _seats(raw: Any, players: int, where: str) -> dict[int, str]:
     """`{"1": "human", ...}` with seats of the game and known kinds of player."""
-    from interpreter.agents import AGENTS
+    from interpreter.agents import AGENTS, check_agent
 
     kinds = {"human", *AGENTS}
     if not isinstance(raw, dict):
@@ -140,9 +140,14 @@ def _seats(raw: Any, players: int, where: str) -> dict[int, str]:
                 and 1 <= int(key) <= players):
             raise _damaged(where, "seats", f"must name seats from 1 to {players} (the "
                            "'players' field)")
-        if not (isinstance(kind, str) and kind in kinds):
+        if not isinstance(kind, str) or len(kind) > 200:
             raise _damaged(where, "seats", f"must give each seat one of "
                            f"{', '.join(sorted(kinds))}")
+        if kind != "human":
+            try:
+                check_agent(kind)
+            except UsageError as exc:
+                raise _damaged(where, "seats", f"seat {key}: {exc}") from None
         seats[int(key)] = kind
     return seats
 
