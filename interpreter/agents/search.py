@@ -20,8 +20,9 @@ What the two read of the true state:
   reads), so its decision is the same for any two states its seat cannot tell apart.
 
 A playout may stop after `depth` decisions; the position is then judged by the game's
-own ranking (`rank`, else `scores`): the seats ranked first share half a win, and
-everyone shares the other half, so a lead counts for less than a win.
+own ranking (`rank`, else `scores`): each seat scores between 1/4 and 3/4 by the share of
+the others it is ahead of (a tie counting half), so a lead counts for less than a win (1)
+and trailing for more than a loss (0).
 """
 
 from __future__ import annotations
@@ -220,10 +221,18 @@ class SearchAgent:
                 return [1.0 / n] * n
             share = 1.0 / len(winners)
             return [share if s in winners else 0.0 for s in range(1, n + 1)]
-        leaders = game.ranked_winners(game.env(state))
-        base = 0.5 / n
-        share = 0.5 / len(leaders)
-        return [base + (share if s in leaders else 0.0) for s in range(1, n + 1)]
+        if n == 1:
+            return [0.5]
+        keys = game.rank_keys_of(game.env(state))
+        out = []
+        for s in range(1, n + 1):
+            mine, ahead = keys[s], 0.0
+            for t in range(1, n + 1):
+                if t != s:
+                    theirs = keys[t]
+                    ahead += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+            out.append(0.25 + 0.5 * ahead / (n - 1))
+        return out
 
 
 class MCTSAgent(SearchAgent):

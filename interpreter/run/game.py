@@ -463,6 +463,16 @@ class Game:
         return out
 
     def ranked_winners(self, env: Env) -> list[int]:
+        keys = self.rank_keys_of(env)
+        try:
+            best = max(keys.values())
+        except TypeError:
+            raise RuleError("the ranking keys of the seats cannot be compared") from None
+        return [s for s in keys if keys[s] == best]
+
+    def rank_keys_of(self, env: Env) -> dict[int, tuple]:
+        """Each seat's place in the game's ranking (`rank`, else `scores`, else nothing):
+        larger ranks higher."""
         seats = list(range(1, env.state.players + 1))
         keys: dict[int, tuple] = {}
         for s in seats:
@@ -483,11 +493,7 @@ class Game:
                                  self.source_line(self.score_loc)) from None
             else:
                 keys[s] = ()
-        try:
-            best = max(keys.values())
-        except TypeError:
-            raise RuleError("the ranking keys of the seats cannot be compared") from None
-        return [s for s in seats if keys[s] == best]
+        return keys
 
     def describe_option_value(self, value: Any) -> str:
         return show_value(self, value)
