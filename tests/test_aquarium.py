@@ -175,8 +175,8 @@ def test_the_terminal_lists_face_up_cards_by_name_and_hides_the_others() -> None
             "  Action cards in hand: One more fish card · One fewer fish card · "
             "Replacement fish card") in text
     assert ("Player 2\n  Aquarium: green fish size 1 ($1 1★)\n"
-            "  Action cards in hand: 9 pieces") in text
-    assert "The Aquarium deck: 64 pieces" in text
+            "  Action cards in hand: 9 × Action card") in text
+    assert "The Aquarium deck: 64 × Aquarium card" in text
 
 
 def test_the_rulebook_draws_cards_as_cards() -> None:

@@ -110,8 +110,17 @@ def list_pieces(game: Game, pieces: Sequence[dict[str, Any]], colour: bool = Tru
                   style=(_style(game, sample) or "") if colour else "")
              for name, (n, sample) in counted.items()]
     if hidden:
-        parts.append(Text(f"{hidden} hidden", style="dim"))
+        parts.append(Text(hidden_pieces(pieces), style="dim"))
     return Text(" · ").join(parts) if parts else Text("nothing", style="dim")
+
+
+def hidden_pieces(pieces: Sequence[dict[str, Any]]) -> str:
+    """`3 hidden`, or by back where the game declares them: `2 hidden (Goal card)`."""
+    backs = Counter(p.get("back") for p in pieces if p.get("hidden"))
+    if list(backs) == [None]:
+        return f"{backs[None]} hidden"
+    return ", ".join(f"{n} hidden" + (f" ({back})" if back else "")
+                     for back, n in sorted(backs.items(), key=lambda b: str(b[0])))
 
 
 def summarise_pieces(game: Game, pieces: Sequence[dict[str, Any]],
@@ -160,7 +169,7 @@ def summarise_pieces(game: Game, pieces: Sequence[dict[str, Any]],
         part.append(Text(" ").join(letters))
         parts.append(part)
     if hidden:
-        parts.append(Text(f"{hidden} hidden", style="dim"))
+        parts.append(Text(hidden_pieces(pieces), style="dim"))
     if not parts:
         return Text("nothing", style="dim")
     return Text(" · ").join(parts)
@@ -239,6 +248,9 @@ def pile_count(place: dict[str, Any]) -> Text:
     count = place.get("count")
     if count is None:
         return Text("? pieces", style="dim")
+    backs = place.get("backs")
+    if backs:  # face down, each showing its back
+        return Text(" · ".join(f"{n} × {back}" for back, n in backs.items()))
     return Text(f"{count} piece{'s' if count != 1 else ''}")
 
 
