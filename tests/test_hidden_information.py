@@ -267,3 +267,31 @@ def test_a_secret_bid_does_not_show() -> None:
         for seat in (2, 3):
             assert dump(view(game, a, seat)) == dump(view(game, b, seat))
         assert dump(view(game, a, 1)) != dump(view(game, b, 1))
+
+
+def test_backs_show_which_deck_a_hidden_card_is_from_and_nothing_more() -> None:
+    """A set's `back` is public, like a card's back: a hand another seat may not look at
+    shows how many cards of each back it holds; two hands with the same backs look alike."""
+    from interpreter.api import load_game
+
+    game = load_game("aquarius-rising")
+    state = game.new_state(2, 5)
+    theirs = view(game, state, 1)["zones"]
+    hand, goal = theirs["hand"]["2"], theirs["goals"]["2"]
+    assert hand == {"count": len(state.sites[game.zones["hand"].site_for(2)]),
+                    "backs": {"Aquarius card": hand["count"]}}
+    assert goal == {"count": 1, "backs": {"Goal card": 1}}
+    assert theirs["draw_pile"] == {"count": 49, "backs": {"Aquarius card": 49}}
+    mine = view(game, state, 2)["zones"]["hand"]["2"]
+    assert "backs" not in mine and len(mine["pieces"]) == hand["count"]  # faces, to its owner
+    # a different Aquarius card in that hand (swapped with the deck's top): same view
+    other = state.copy()
+    hand_site = game.zones["hand"].site_for(2)
+    deck_site = game.zones["draw_pile"].first
+    a, b = other.sites[hand_site][0], other.sites[deck_site][-1]
+    assert game.piece_kind[a] != game.piece_kind[b]
+    other.sites[hand_site][0], other.sites[deck_site][-1] = b, a
+    other.loc[a], other.loc[b] = deck_site, hand_site
+    other._cache = None
+    assert dump({k: v for k, v in view(game, other, 1).items() if k != "log"}) == dump(
+        {k: v for k, v in view(game, state, 1).items() if k != "log"})
