@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,11 +16,13 @@ from rich.progress import (
     MofNCompleteColumn,
     Progress,
     TextColumn,
+    TimeElapsedColumn,
     TimeRemainingColumn,
 )
 from rich.table import Table
 from rich.text import Text
 
+from interpreter.analyze.stats import wilson
 from interpreter.api import load_game
 from interpreter.cli.options import MAX_MOVES_BYTES, parse_options, read_moves
 from interpreter.cli.params import (
@@ -156,14 +159,19 @@ def simulate(
 ) -> None:
     """Play many games between computer players and report the balance.
 
-    Shows wins per seat, draws, how the games ended, mean game length and speed. With
-    --json, print one object with games, errors, error_examples, wins_by_seat, draws,
-    end_reasons (each end's text → how many games ended so), mean_turns,
-    mean_decisions, games_per_second, interrupted. Results are counted as games finish,
-    so memory stays flat for any N, and a progress bar shows on a terminal; Ctrl-C
-    stops early and reports the games played so far (exit code 130). Games that stop
-    with an error (a rule that cannot be carried out, a budget exceeded) are counted and
-    shown with their seeds; the exit code is 1 when there are any, so CI notices.
+    Shows wins per seat and draws with their 95% confidence intervals (Wilson score), how
+    the games ended, mean game length and speed. With --json, print one object with
+    games, errors, error_examples, wins_by_seat (seat → count), draws,
+    win_rate_by_seat (seat → {rate, low, high}: the 95% interval of the win rate over
+    the games that finished), draw_rate ({rate, low, high}), end_reasons (each end's
+    text → how many games ended so), mean_turns, mean_decisions, games_per_second,
+    requested, interrupted. Results are counted as games finish, so memory stays flat
+    for any N, and a progress bar shows on a terminal; Ctrl-C stops early and reports
+    the games played so far (exit code 130). Games that stop with an error (a rule that
+    cannot be carried out, a budget exceeded) are counted and shown with their seeds;
+    the exit code is 1 when there are any, so CI notices. For a whole balance report
+    (every seat count, variants side by side, agent matchups, charts) see
+    `tabletop analyze`.
     """
     if games < 1:
         raise UsageError(f"-n must be at least 1, not {games}")
@@ -175,15 +183,9 @@ def simulate(
     make_agents(n, seed, agent)
     ref = (str(find_ruleset(game_ref).resolve()), options)
     console = Console()
-    if sys.stderr is not None and sys.stderr.isatty():  # progress goes where it is seen
-        with Progress(TextColumn("{task.description}", markup=False), BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as progress:
-            task = progress.add_task(game.title, total=games)
-            report = playout.simulate(ref, games, n, seed, agent, jobs,
-                                      progress=lambda k: progress.advance(task, k))
-    else:
-        report = playout.simulate(ref, games, n, seed, agent, jobs)
+    with progress_bar(game.title, games) as advance:
+        report = playout.simulate(ref, games, n, seed, agent, jobs, progress=advance)
+    add_rates(report)
     if json_out:
         typer.echo(json.dumps(report))
     else:
@@ -192,6 +194,35 @@ def simulate(
         raise typer.Exit(130)
     if report["errors"]:
         raise typer.Exit(1)
+
+
+@contextlib.contextmanager
+def progress_bar(title: str, total: int) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr while the block runs, when stderr is a terminal (progress
+    goes where it is seen, never into piped output); yields how to advance it, or None."""
+    if sys.stderr is None or not sys.stderr.isatty():
+        yield None
+        return
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(title, total=total)
+        yield lambda k: progress.advance(task, k)
+
+
+def add_rates(report: dict[str, Any]) -> None:
+    """Each seat's win rate and the draw rate with their 95% Wilson intervals, over the
+    games that finished: `win_rate_by_seat` {seat: {rate, low, high}}, `draw_rate`."""
+    finished = report["games"] - report["errors"]
+    report["win_rate_by_seat"] = {seat: _interval(wins, finished)
+                                  for seat, wins in report["wins_by_seat"].items()}
+    report["draw_rate"] = _interval(report["draws"], finished)
+
+
+def _interval(count: int, total: int) -> dict[str, float]:
+    rate = wilson(count, total)
+    return {"rate": round(rate.rate, 4), "low": round(rate.low, 4),
+            "high": round(rate.high, 4)}
 
 
 def simulation_table(game: Game, report: dict[str, Any], agent: str) -> Group:
@@ -205,10 +236,12 @@ def simulation_table(game: Game, report: dict[str, Any], agent: str) -> Group:
     table.add_column("Seat")
     table.add_column("Wins", justify="right")
     table.add_column("Win rate", justify="right")
+    table.add_column("95% interval", justify="right")
     for seat, wins in report["wins_by_seat"].items():
-        table.add_row(game.seat_name(int(seat)), str(wins), _rate(wins, finished))
+        table.add_row(game.seat_name(int(seat)), str(wins), _rate(wins, finished),
+                      _shown_interval(report["win_rate_by_seat"][seat], finished))
     table.add_row("Draws", str(report["draws"]), _rate(report["draws"], finished),
-                  style="dim")
+                  _shown_interval(report["draw_rate"], finished), style="dim")
     lines: list[Any] = [title]
     if report.get("interrupted"):
         lines.append(Text(f"Interrupted: {total} of {report['requested']} games were "
@@ -235,6 +268,10 @@ def simulation_table(game: Game, report: dict[str, Any], agent: str) -> Group:
 
 def _rate(count: int, total: int) -> str:
     return f"{100 * count / total:.1f}%" if total else "–"
+
+
+def _shown_interval(rate: dict[str, float], total: int) -> str:
+    return f"{100 * rate['low']:.1f}–{100 * rate['high']:.1f}%" if total else "–"
 
 
 def test(

@@ -242,16 +242,46 @@ def _run_batch(batch: _Batch) -> Tally:
     return tally
 
 
-def _batches(ref: tuple[str, dict[str, Any]], n: int, players: int | None, seed: int,
-             agent: str, largest: int) -> Iterator[_Batch]:
-    """The work, made as it is handed out: nothing proportional to n is ever held. The
-    first batches are single games, so progress shows at once; they grow to `largest`."""
+def seed_batches(n: int, largest: int) -> Iterator[tuple[int, int]]:
+    """(first game, games) of each batch of `n` games, made as they are handed out:
+    nothing proportional to n is ever held. The first batches are single games, so
+    progress shows at once; they grow to `largest`."""
     start, size = 0, 1
     while start < n:
         count = min(size, n - start)
-        yield _Batch(ref, players, seed + start, count, agent)
+        yield start, count
         start += count
         size = min(2 * size, largest)
+
+
+def largest_batch(n: int, jobs: int) -> int:
+    """Games per batch at most: one in this process (progress and Ctrl-C at every game);
+    in worker processes up to 8, fewer when that would leave a worker idle at the end."""
+    return 1 if jobs <= 1 else max(1, min(8, n // (jobs * 8)))
+
+
+def stream(work: Iterable[Any], run: Callable[[Any], Any], jobs: int,
+           take: Callable[[Any], None]) -> bool:
+    """Run each piece of work, here (`jobs` 1) or in `jobs` worker processes, and hand
+    each result to `take` as it comes (in any order, so totals must not depend on it).
+    Returns True when Ctrl-C stopped it: what `take` was given so far is kept.
+
+    `run` must be a module-level function and the work picklable (workers are spawned,
+    not forked: a fork would copy the main process's threads and locks)."""
+    try:
+        if jobs > 1:
+            ctx = multiprocessing.get_context("spawn")
+            with _workers_deaf_to_ctrl_c():
+                pool = ctx.Pool(jobs)
+            with pool:
+                for result in pool.imap_unordered(run, work):
+                    take(result)
+        else:
+            for item in work:
+                take(run(item))
+    except KeyboardInterrupt:
+        return True
+    return False
 
 
 @contextlib.contextmanager
@@ -284,29 +314,18 @@ def simulate(game_ref: tuple[str, dict[str, Any]], n: int, players: int | None, 
     stops early: the games finished so far are summarised, with `interrupted` true."""
     started = time.perf_counter()
     game = worker_game(game_ref)
-    n_players = game.check_players(players)
+    game.check_players(players)
     tally = Tally()
-    interrupted = False
     jobs = worker_count(jobs, n)
-    try:
-        if jobs > 1:
-            largest = max(1, min(8, n // (jobs * 8)))
-            ctx = multiprocessing.get_context("spawn")
-            with _workers_deaf_to_ctrl_c():
-                pool = ctx.Pool(jobs)
-            with pool:
-                for part in pool.imap_unordered(
-                        _run_batch, _batches(game_ref, n, players, seed, agent, largest)):
-                    tally.merge(part)
-                    if progress:
-                        progress(part.games)
-        else:
-            for i in range(n):
-                _play_into(tally, game, n_players, seed + i, agent)
-                if progress:
-                    progress(1)
-    except KeyboardInterrupt:
-        interrupted = True
+    work = (_Batch(game_ref, players, seed + first, count, agent)
+            for first, count in seed_batches(n, largest_batch(n, jobs)))
+
+    def take(part: Tally) -> None:
+        tally.merge(part)
+        if progress:
+            progress(part.games)
+
+    interrupted = stream(work, _run_batch, jobs, take)
     elapsed = time.perf_counter() - started
     report = summarise(tally, elapsed, game, players)
     report["requested"] = n
