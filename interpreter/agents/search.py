@@ -14,10 +14,16 @@ What the two read of the true state:
 - `mcts` reads the whole state except the game's random generator: it knows every
   hidden card (in a game with secrets it is a cheating baseline: use `ismcts` there).
 - `ismcts` reads only what its seat's view shows (`interpreter.agents.information`):
-  pieces it may not see are dealt anew among the places it may not see, secret
-  values are drawn as a new set-up would give them, others' secret choices still to
-  be revealed are chosen again. Its options are keyed by notation (what a player
-  reads), so its decision is the same for any two states its seat cannot tell apart.
+  pieces it may not see are dealt anew among the places where pieces of their back
+  lie, secret values are drawn as a new set-up would give them, others' secret
+  choices still to be revealed are chosen again. Its options are keyed by notation
+  (what a player reads), so its decision is the same for any two states its seat
+  cannot tell apart. A guessed position can be one the rules cannot go on from (the
+  view does not say what the log let a player remember); such playouts are dropped and
+  counted (`dropped`).
+
+The default depth of 20 decisions is a matter of speed: a Caldera decision at 400
+playouts takes about 0.5 s at depth 20 and 4.5 s played to the end.
 
 A playout may stop after `depth` decisions; the position is then judged by the game's
 own ranking (`rank`, else `scores`): each seat scores between 1/4 and 3/4 by the share of
