@@ -19,7 +19,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from interpreter.cli import batch, compile_command, info, play_command
+from interpreter.cli import analyze_command, batch, compile_command, info, play_command
 from interpreter.errors import RuleError, RulesetError, TabletopError, UsageError
 
 
@@ -148,6 +148,7 @@ app.command("schema")(info.schema)
 app.command("play")(play_command.play)
 app.command("run")(batch.run)
 app.command("simulate")(batch.simulate)
+app.command("analyze")(analyze_command.analyze)
 app.command("test")(batch.test)
 app.command("compile")(compile_command.compile_source)
 
