@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import weakref
 
+from interpreter.errors import RuleError
 from interpreter.run.game import Game
 from interpreter.run.rng import below, derive_seed, next_u64
 from interpreter.run.state import State
@@ -149,6 +150,8 @@ class InformationSet:
         env = self.game.env(out)
         for s in self.rechoose:
             options = spec.list_options(env, s)
+            if not options:  # an impossible guess (the searcher drops it)
+                raise RuleError(f"seat {s} has no option at its secret choice here")
             rng, i = below(rng, len(options))
             k, values = options[i]
             picked[str(s)] = [k, list(values)]

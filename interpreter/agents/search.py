@@ -173,6 +173,8 @@ class SearchAgent:
         while not state.over:
             actor = game.deciding_seats(state)[0]
             raws = game.raw_options(state, actor)
+            if not raws:  # only in a guessed position (the machine pauses on an option)
+                raise RuleError(f"{game.seat_name(actor)} has no option here")
             keys = [key_of(game, state, actor, raw) for raw in raws]
             children = node.children
             untried = []
