@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import sys
 import time
@@ -33,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from interpreter.agents import check_agent  # noqa: E402
+from interpreter.analyze.stats import wilson  # noqa: E402
 from interpreter.api import load_game  # noqa: E402
 from interpreter.run.playout import agent_seed, play_game  # noqa: E402
 
@@ -91,17 +91,6 @@ def _game(name: str, options: dict[str, str]) -> Any:
     return _GAMES[key]
 
 
-def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval of a rate (sound near 0% and 100%, unlike p ± 2σ)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    spread = math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    half = z * spread / (1 + z * z / trials)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def report(records: list[dict[str, Any]]) -> str:
     groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
@@ -113,7 +102,8 @@ def report(records: list[dict[str, Any]]) -> str:
         games = len(rs)
         wins = sum(1 for r in rs if r["winners"] == [r["seat"]])
         draws = sum(1 for r in rs if len(r["winners"]) != 1)
-        low, high = wilson(wins, games)
+        interval = wilson(wins, games)
+        low, high = interval.low, interval.high
         ends = Counter(_short(r["reason"]) for r in rs)
         ended = "; ".join(f"{reason} {count}" for reason, count in ends.most_common())
         who = f"{agent} vs itself" if mirror else f"{agent} vs random"
