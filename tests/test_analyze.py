@@ -237,6 +237,17 @@ def test_mixed_matchups_report_each_agents_wins() -> None:
     assert won + mixed["draws"]["count"] == 4
 
 
+def test_mcts_in_a_game_with_secrets_comes_with_a_note() -> None:
+    result = invoke("analyze", "bottoms-up", "-p", "4", "--agents",
+                    "mcts:playouts=2,depth=2", "-n", "1", "--json")
+    assert result.exit_code == 0
+    assert "mcts sees every hidden card" in result.stderr and "ismcts" in result.stderr
+    assert json.loads(result.stdout)["games"] == 1
+    quiet = invoke("analyze", "caldera", "-p", "2", "--agents", "mcts:playouts=2,depth=2",
+                   "-n", "1", "--json")
+    assert quiet.stderr == ""  # Caldera hides nothing
+
+
 def test_three_seats_play_both_mixed_matchups() -> None:
     plan = make_plan(["caldera"], [], [3], ["random,uniform"], 1, 0)
     assert [c.matchup.key() for c in plan.configs] == [

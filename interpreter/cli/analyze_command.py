@@ -21,6 +21,7 @@ from interpreter.analyze.stats import ALPHA
 from interpreter.analyze.summary import group_rows, headlines
 from interpreter.cli.batch import progress_bar
 from interpreter.cli.params import JsonOpt, parse_seed
+from interpreter.cli.play import has_secrets
 from interpreter.errors import UsageError
 
 DEFAULT_GAMES = 200
@@ -103,6 +104,11 @@ def analyze(
 
         check_writable(html)
     plan = make_plan(rulesets, option or [], players or [], agents or [], games, seed)
+    if any(has_secrets(v.game) for v in plan.variants) and any(
+            m.field.partition(":")[0] == "mcts" or (m.focal or "").partition(":")[0] == "mcts"
+            for m in plan.matchups):
+        typer.echo("note: mcts sees every hidden card and secret (it searches the true "
+                   "state); for a player that plays fair, use ismcts.", err=True)
     with progress_bar(plan.variants[0].game.title, plan.total_games) as advance:
         report = run_analysis(plan, jobs, progress=advance)
     if html is not None:
