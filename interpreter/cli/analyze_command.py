@@ -32,7 +32,7 @@ LABEL_WIDTH = 48
 
 def analyze(
     rulesets: Annotated[list[str], typer.Argument(
-        metavar="GAME [GAME2]...",
+        metavar="GAME",
         help="A bundled game's name or a ruleset file; several (a game and variant files "
              "that extend it) are compared side by side.", show_default=False)],
     players: Annotated[list[int] | None, typer.Option(
