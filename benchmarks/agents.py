@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from interpreter.agents import check_agent  # noqa: E402
 from interpreter.analyze.stats import wilson  # noqa: E402
 from interpreter.api import load_game  # noqa: E402
-from interpreter.run.playout import agent_seed, play_game  # noqa: E402
+from interpreter.run.playout import agent_seed, play_game, worker_game  # noqa: E402
 
 HIDDEN = {"bottoms-up", "aquarium", "aquarius-rising"}
 """The bundled games with secrets between players (where ismcts is measured too)."""
@@ -67,7 +67,7 @@ def play_one(job: tuple[dict[str, Any], str, bool, int, int]) -> dict[str, Any]:
     from interpreter.agents import make_agent
 
     config, agent, mirror, index, seed = job
-    game = _game(config["game"], config["options"])
+    game = worker_game((config["game"], config["options"]))
     n = config["players"]
     seat = index % n + 1
     agents = {s: make_agent(agent if mirror or s == seat else "random",
@@ -79,16 +79,6 @@ def play_one(job: tuple[dict[str, Any], str, bool, int, int]) -> dict[str, Any]:
             "reason": result.reason, "turns": result.turns,
             "decisions": len(result.decisions),
             "seconds": round(time.perf_counter() - started, 2)}
-
-
-_GAMES: dict[tuple, Any] = {}
-
-
-def _game(name: str, options: dict[str, str]) -> Any:
-    key = (name, tuple(sorted(options.items())))
-    if key not in _GAMES:
-        _GAMES[key] = load_game(name, options)
-    return _GAMES[key]
 
 
 def report(records: list[dict[str, Any]]) -> str:

@@ -372,3 +372,15 @@ def test_arrange_says_its_own_names_in_words() -> None:
 def test_calls_name_their_arguments() -> None:
     assert _said({"call": "take_effect", "with": {"target": "top(sq)", "here": "here"}}) == [
         "Do *take effect*, with target being the top piece of sq and here."]
+
+
+def test_the_rulebook_says_which_pieces_share_a_back() -> None:
+    from interpreter.api import load_game
+    from interpreter.docs.rulebook import _backs
+
+    sentence = _backs(load_game("aquarius-rising"))
+    assert sentence is not None
+    assert "*Aquarius card* (Element cards, Action cards, " in sentence
+    assert "*Goal card* (Goal cards)" in sentence
+    assert sentence.count("Action cards") == 1  # three sets of one name, said once
+    assert _backs(load_game("caldera")) is None  # no backs declared: nothing said

@@ -43,7 +43,6 @@ class InformationSet:
 
     def __init__(self, game: Game, state: State, seat: int) -> None:
         self.game, self.seat = game, seat
-        self.decisions = state.decisions
         self.template = self._forget(state)
         hidden = _HiddenPieces(game, state, seat)
         backs = game.piece_backs
@@ -69,9 +68,6 @@ class InformationSet:
                   if (var, s) not in self.secret_seat_vars]
             for var in {v for v, _ in self.secret_seat_vars}}
         self._setups: list[State] | None = None
-
-    def describes(self, state: State, seat: int) -> bool:
-        return state.decisions == self.decisions and seat == self.seat
 
     # -- reading only what the seat may know -----------------------------------------------
     def _forget(self, state: State) -> State:
@@ -179,8 +175,8 @@ _SETUPS: weakref.WeakKeyDictionary[Game, dict[int, list[State]]] = weakref.WeakK
 
 def _setups_for(game: Game, players: int) -> list[State]:
     """SETUP_TRIES new set-ups of `game`, made once per process (seeded from a fixed
-    label, so a search is repeatable): a set-up can take a second (Caldera's arranged
-    deal), and only games with secrets need them."""
+    label, so a search is repeatable): a set-up can take a second (a deal redrawn
+    until it meets a condition), and only games with secrets need them."""
     by_players = _SETUPS.setdefault(game, {})
     found = by_players.get(players)
     if found is None:

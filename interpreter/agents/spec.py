@@ -27,6 +27,12 @@ class AgentSpec:
     name: str
     settings: dict[str, Any]
 
+    @property
+    def text(self) -> str:
+        """As written back (in a save file, a replay command): `mcts:playouts=50`."""
+        given = ",".join(f"{key}={value}" for key, value in self.settings.items())
+        return f"{self.name}:{given}" if given else self.name
+
 
 def parse_agent_spec(text: str, agents: Mapping[str, type]) -> AgentSpec:
     """Check `text` against the agents and the settings each declares (`SETTINGS`)."""
@@ -84,9 +90,3 @@ def _example(name: str, declared: Mapping[str, Setting]) -> str:
         return name
     key, setting = next(iter(declared.items()))
     return f"{name}:{key}={setting.default}"
-
-
-def describe_settings(cls: type) -> str:
-    """`playouts=400 (…), seconds (…)` for --help."""
-    declared: dict[str, Setting] = getattr(cls, "SETTINGS", {})
-    return "; ".join(f"{key}: {s.help}" for key, s in declared.items())

@@ -3,7 +3,7 @@
 - Variants: every ruleset given (a game and its variant files), each with every
   combination of the option values given (`-o power_play=true -o power_play=false` is
   two variants; a key given once applies to all). They must be versions of one game:
-  comparing Caldera with High Rise says nothing.
+  comparing two different games says nothing.
 - Seat counts: those given with `-p`, else every count all the variants allow.
 - Matchups: each agent at every seat; for each pair of agents, one of them in one seat
   against the other in the rest, moved a seat on each game (with two seats, `a vs b` and

@@ -62,8 +62,7 @@ def parse_seats(specs: Iterable[str], players: int,
                              f"{', '.join(kinds)})" + (f"; {hint}" if hint else ""))
         if kind != HUMAN:
             try:
-                kind = check_agent(kind).name + kind[len(kind.partition(":")[0]):].replace(
-                    " ", "")
+                kind = check_agent(kind).text
             except UsageError as exc:
                 raise UsageError(f"--seat {shorten(spec)}: {exc}") from None
         if seat in given:

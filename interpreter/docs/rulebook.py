@@ -167,6 +167,8 @@ class Rulebook:
     components: list[dict[str, Any]]
     total_pieces: int
     components_note: str | None
+    backs: str | None
+    """Which sets look alike face down (pieces.sets[].back), as a sentence."""
     zones: list[dict[str, Any]]
     variables: list[dict[str, Any]]
     glossary: list[str]
@@ -351,6 +353,22 @@ def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, st
             "table": _table(game, ps, label),
         })
     return rows, game.n_pieces, note
+
+
+def _backs(game: Game) -> str | None:
+    """`Face down, a piece shows only its back: Aquarius card (Element cards, …); Goal
+    card (Goal cards).` for the sets that declare one."""
+    by_back: dict[str, list[str]] = {}
+    for ps in game.ruleset.pieces.sets:
+        if ps.back is not None:
+            label = (ps.label or humanize(ps.id)).split(" (")[0]
+            by_back.setdefault(ps.back, []).append(plural(label, 2))
+    if not by_back:
+        return None
+    parts = [f"*{back}* ({', '.join(dict.fromkeys(labels))})"
+             for back, labels in by_back.items()]
+    return ("Face down, a piece shows only its back; these look alike face down: "
+            + "; ".join(parts) + ".")
 
 
 def _table(game: Game, ps: Any, label: str) -> dict[str, Any] | None:
@@ -890,6 +908,7 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
         introduction=" ".join(info.introduction.split()) if info.introduction else None,
         source=info.source, players_shown=players,
         components=components, total_pieces=total, components_note=note,
+        backs=_backs(game),
         zones=_zones(game, d), variables=_variables(game, d), glossary=_glossary(game, d),
         setup=markdown_list(d.sentences(rs.setup), d.indent) if rs.setup else "",
         setup_diagram=setup_diagram, legend=legend,
