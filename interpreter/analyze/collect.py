@@ -178,3 +178,12 @@ def run_batch(batch: Batch) -> tuple[int, Totals]:
             continue
         totals.add(record)
     return batch.config, totals
+
+
+def lost_batch(batch: Batch, error: str) -> tuple[int, Totals]:
+    """A batch no worker could play (see `backends.ray_stream`): each of its games counts
+    as an error with the reason, so none goes missing from the report."""
+    totals = Totals()
+    for index in range(batch.first, batch.first + batch.count):
+        totals.tally.add_error(batch.seed + index, error)
+    return batch.config, totals

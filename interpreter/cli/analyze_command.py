@@ -20,9 +20,10 @@ from interpreter.analyze.runner import analyze as run_analysis
 from interpreter.analyze.stats import ALPHA
 from interpreter.analyze.summary import group_rows, headlines
 from interpreter.cli.batch import progress_bar
-from interpreter.cli.params import JsonOpt, parse_seed
+from interpreter.cli.params import AddressOpt, BackendOpt, JsonOpt, parse_seed
 from interpreter.cli.play import has_secrets
 from interpreter.errors import UsageError
+from interpreter.run.backends import check_backend
 
 DEFAULT_GAMES = 200
 LABEL_WIDTH = 48
@@ -58,6 +59,8 @@ def analyze(
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", metavar="J",
         help="Worker processes (at most one per game and per CPU core).")] = 1,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
     json_out: JsonOpt = False,
     html: Annotated[Path | None, typer.Option(
         "--html", metavar="FILE",
@@ -96,9 +99,12 @@ def analyze(
     writes the report as one static page with charts. A progress bar shows on a
     terminal; Ctrl-C stops early and reports the games played so far (exit code 130).
     Games that stop with an error are counted and shown; the exit code is then 1.
+    --backend ray plays the games on a Ray cluster (see guides/ray.md), with the same
+    results; a batch whose worker fails for good counts its games as errors.
     """
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    check_backend(backend, address, jobs)
     if html is not None:
         from interpreter.analyze.report import check_writable
 
@@ -110,7 +116,8 @@ def analyze(
         typer.echo("note: mcts sees every hidden card and secret (it searches the true "
                    "state); for a player that plays fair, use ismcts.", err=True)
     with progress_bar(plan.variants[0].game.title, plan.total_games) as advance:
-        report = run_analysis(plan, jobs, progress=advance)
+        report = run_analysis(plan, jobs, progress=advance, backend=backend,
+                              address=address)
     if html is not None:
         from interpreter.analyze.report import render_html, write_html
 

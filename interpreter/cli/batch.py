@@ -26,7 +26,9 @@ from interpreter.analyze.stats import wilson
 from interpreter.api import load_game
 from interpreter.cli.options import MAX_MOVES_BYTES, parse_options, read_moves
 from interpreter.cli.params import (
+    AddressOpt,
     AgentOpt,
+    BackendOpt,
     GameArg,
     JsonOpt,
     OptionsOpt,
@@ -36,6 +38,7 @@ from interpreter.cli.params import (
 from interpreter.errors import IllegalMove, RulesetError, TabletopError, UsageError
 from interpreter.load.catalog import find_ruleset
 from interpreter.run import playout
+from interpreter.run.backends import check_backend
 from interpreter.run.game import Game
 from interpreter.run.playout import GameResult, make_agents, play_game
 
@@ -155,6 +158,8 @@ def simulate(
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", metavar="J",
         help="Worker processes (at most one per game and per CPU core).")] = 1,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Play many games between computer players and report the balance.
@@ -169,14 +174,16 @@ def simulate(
     for any N, and a progress bar shows on a terminal; Ctrl-C stops early and reports
     the games played so far (exit code 130). Games that stop with an error (a rule that
     cannot be carried out, a budget exceeded) are counted and shown with their seeds;
-    the exit code is 1 when there are any, so CI notices. For a whole balance report
-    (every seat count, variants side by side, agent matchups, charts) see
-    `tabletop analyze`.
+    the exit code is 1 when there are any, so CI notices. With --backend ray the games
+    are played on a Ray cluster (see guides/ray.md); a batch whose worker fails for
+    good counts its games as errors. For a whole balance report (every seat count,
+    variants side by side, agent matchups, charts) see `tabletop analyze`.
     """
     if games < 1:
         raise UsageError(f"-n must be at least 1, not {games}")
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    check_backend(backend, address, jobs)
     options = parse_options(option or [])
     game = load_game(game_ref, options)  # report bad options here, not in every worker
     n = game.check_players(players)
@@ -184,7 +191,8 @@ def simulate(
     ref = (str(find_ruleset(game_ref).resolve()), options)
     console = Console()
     with progress_bar(game.title, games) as advance:
-        report = playout.simulate(ref, games, n, seed, agent, jobs, progress=advance)
+        report = playout.simulate(ref, games, n, seed, agent, jobs, progress=advance,
+                                  backend=backend, address=address)
     add_rates(report)
     if json_out:
         typer.echo(json.dumps(report))

@@ -35,6 +35,17 @@ AgentOpt = Annotated[str, typer.Option(
 JsonOpt = Annotated[bool, typer.Option(
     "--json", metavar="", help="Print one JSON object for tools.")]
 
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", metavar="local|ray",
+    help="Where the games are played: local (this machine, --jobs processes) or ray (a "
+         "Ray cluster at --address, else a Ray instance started here for the run; needs "
+         "tabletop[ray]). The same seeds give the same results on either.")]
+
+AddressOpt = Annotated[str | None, typer.Option(
+    "--address", metavar="HOST:PORT",
+    help="With --backend ray: the Ray cluster's head node, as `ray start --head` prints "
+         "it (or auto: the cluster started on this machine).", show_default=False)]
+
 
 _SEED = re.compile(rf"[+-]?[0-9]{{1,{MAX_SEED_DIGITS}}}")
 

@@ -242,6 +242,15 @@ def _run_batch(batch: _Batch) -> Tally:
     return tally
 
 
+def lost_batch(batch: _Batch, error: str) -> Tally:
+    """A batch no worker could play (see `backends.ray_stream`): each of its games counts
+    as an error with the reason, so none goes missing from the totals."""
+    tally = Tally()
+    for seed in range(batch.first, batch.first + batch.count):
+        tally.add_error(seed, error)
+    return tally
+
+
 def seed_batches(n: int, largest: int) -> Iterator[tuple[int, int]]:
     """(first game, games) of each batch of `n` games, made as they are handed out:
     nothing proportional to n is ever held. The first batches are single games, so
@@ -305,10 +314,30 @@ def worker_count(jobs: int, n: int) -> int:
     return max(1, min(jobs, n, os.cpu_count() or 1))
 
 
+def run_batches(total: int, work: Callable[[int], Iterable[Any]], run: Callable[[Any], Any],
+                take: Callable[[Any], None], lost: Callable[[Any, str], Any], jobs: int = 1,
+                backend: str = "local", address: str | None = None) -> bool:
+    """Play `total` games cut into the batches of `work(largest batch)` on a backend:
+    `local` (`stream`, with `jobs` processes) or `ray` (`backends.ray_stream`, at
+    `address` or on a local instance; `lost` turns a batch that failed there into
+    results). Each result goes to `take`; returns True when Ctrl-C stopped it."""
+    if backend == "ray":
+        from interpreter.run.backends import ray_stream  # Ray only when asked for
+
+        return ray_stream(total, work, run, take, lost, address)
+    from interpreter.run.backends import check_backend
+
+    check_backend(backend, address, jobs)
+    jobs = worker_count(jobs, total)
+    return stream(work(largest_batch(total, jobs)), run, jobs, take)
+
+
 def simulate(game_ref: tuple[str, dict[str, Any]], n: int, players: int | None, seed: int,
              agent: str = "random", jobs: int = 1,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Play `n` games (seeds seed … seed+n-1) and summarise them.
+             progress: Callable[[int], None] | None = None, backend: str = "local",
+             address: str | None = None) -> dict[str, Any]:
+    """Play `n` games (seeds seed … seed+n-1) and summarise them, on `backend` (see
+    `run_batches`): the same seeds give the same summary on any backend.
 
     Results are counted as they come (a Tally), so memory stays flat for any `n`. Ctrl-C
     stops early: the games finished so far are summarised, with `interrupted` true."""
@@ -316,16 +345,17 @@ def simulate(game_ref: tuple[str, dict[str, Any]], n: int, players: int | None, 
     game = worker_game(game_ref)
     game.check_players(players)
     tally = Tally()
-    jobs = worker_count(jobs, n)
-    work = (_Batch(game_ref, players, seed + first, count, agent)
-            for first, count in seed_batches(n, largest_batch(n, jobs)))
+
+    def work(largest: int) -> Iterator[_Batch]:
+        return (_Batch(game_ref, players, seed + first, count, agent)
+                for first, count in seed_batches(n, largest))
 
     def take(part: Tally) -> None:
         tally.merge(part)
         if progress:
             progress(part.games)
 
-    interrupted = stream(work, _run_batch, jobs, take)
+    interrupted = run_batches(n, work, _run_batch, take, lost_batch, jobs, backend, address)
     elapsed = time.perf_counter() - started
     report = summarise(tally, elapsed, game, players)
     report["requested"] = n
