@@ -1,0 +1,551 @@
+"""Any ruleset as an OpenSpiel game (`pip install 'tabletop[openspiel]'`).
+
+`register("my-game")` registers the ruleset with pyspiel as `tabletop_my_game`
+(`tabletop_` and its name, `-` written `_`), with its options, `players` (its seat count,
+default its fewest) and `seed` as game parameters; `load(...)` registers and loads in
+one call, and `register_bundled()` registers every bundled game:
+
+    game = load("my-game", {"some_option": False}, players=3, seed=7)
+    game = pyspiel.load_game("tabletop_my_game(players=3,some_option=False,seed=7)")
+
+Choices made for OpenSpiel's model (see `interpreter.adapters.encoding` for the action
+ids, tensors and returns):
+
+- Chance: the rules draw at random inside their effects (a roll, a shuffle, a deal),
+  from a generator kept in the game's state; they cannot be stopped at each draw. The
+  game is therefore `ChanceMode.SAMPLED_STOCHASTIC`: its only chance node is the deal
+  at the start (one outcome, `deal`), which sets the game up with the next seed of the
+  game object (`seed`, `seed + 1`, ...: the `k`-th game dealt is the engine's game with
+  seed `seed + k`, the same as `tabletop simulate --seed`), and every later draw comes
+  from the state's own generator. A clone draws what the original would, so a search
+  that clones states (MCTS) sees the dice it will meet; it also sees hidden facts, as
+  OpenSpiel's perfect-information algorithms do on any imperfect-information game.
+- Simultaneous decisions (a `choose` with `seats`) are taken one seat after another,
+  in seat order; each sees only what its view shows, so not the others' secret picks.
+- Players are seats minus one (seat 1 is player 0).
+- Observations and information states are built from the seat's view alone
+  (`interpreter.run.view`); `public_info`-only observers see the spectator's view.
+- Saving: `state.serialize()` / `game.deserialize_state()` round-trip a state exactly
+  (the engine's JSON). `pyspiel.serialize_game_and_state` and pickling a state also
+  save the game's random state, which pyspiel lets no Python game provide for a
+  sampled-stochastic game: they fail (and `random_sim_test` runs with
+  `serialize=False`).
+- No `resample_from_infostate`: a position drawn from what a seat knows can be one the
+  rules cannot go on from, which OpenSpiel's information-set MCTS cannot drop (the
+  engine's own `ismcts` player does).
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError("the OpenSpiel adapter needs the 'openspiel' extra: "
+                      "pip install 'tabletop[openspiel]'") from exc
+
+from interpreter.adapters.encoding import (
+    ActionEncoder,
+    Legal,
+    ObservationEncoder,
+    information_string,
+    observation_string,
+    returns,
+    seat_view,
+)
+from interpreter.api import load_game
+from interpreter.errors import UsageError
+from interpreter.load.catalog import bundled_names, find_ruleset
+from interpreter.run.game import Game
+from interpreter.run.state import State
+from interpreter.run.tables import Option
+from interpreter.run.view import SPECTATOR
+
+PREFIX = "tabletop_"
+DEAL = 0
+"""The chance node's only outcome: set the game up with the game object's next seed."""
+
+__all__ = ["PREFIX", "TabletopGame", "TabletopObserver", "TabletopState", "load",
+           "openspiel_name", "register", "register_bundled", "state_from_engine"]
+
+
+# -- compiled games, shared by every state ------------------------------------------------
+@dataclass
+class Compiled:
+    """A compiled ruleset with its action and observation encoders."""
+
+    game: Game
+    actions: ActionEncoder
+    observations: ObservationEncoder
+
+
+_COMPILED: dict[tuple[str, tuple], Compiled] = {}
+_SOURCES: dict[str, str] = {}
+"""Registered OpenSpiel names → the ruleset (a bundled game's name, or a path)."""
+_SOURCE_CHOICES: dict[str, dict[str, dict[Any, str]]] = {}
+"""Registered OpenSpiel names → their choice options' parameter values → choices."""
+
+
+def _compiled(source: str, options: tuple[tuple[str, Any], ...]) -> Compiled:
+    key = (source, options)
+    found = _COMPILED.get(key)
+    if found is None:
+        if len(_COMPILED) >= 32:
+            _COMPILED.pop(next(iter(_COMPILED)))
+        game = load_game(source, dict(options))
+        actions = ActionEncoder(game)
+        found = _COMPILED[key] = Compiled(game, actions, ObservationEncoder(game, actions))
+    return found
+
+
+def openspiel_name(game_name: str) -> str:
+    """The name pyspiel knows a ruleset by: `tabletop_` and its name, `-` as `_`."""
+    return PREFIX + game_name.replace("-", "_")
+
+
+# -- registration -------------------------------------------------------------------------
+def register(name_or_path: str | Path) -> str:
+    """Register a ruleset with pyspiel (once) and return the name to load it by."""
+    text = str(name_or_path)
+    is_path = "/" in text or text.endswith((".yaml", ".yml"))
+    source = str(find_ruleset(text).resolve()) if is_path else text
+    for name, known in _SOURCES.items():
+        if known == source:
+            return name
+    base = load_game(source)
+    name = openspiel_name(base.name)
+    known = _SOURCES.get(name)
+    if known is not None:
+        if known != source:
+            raise UsageError(f"OpenSpiel already knows {name} from {known}; a ruleset of the "
+                             "same name cannot be registered again")
+        return name
+    defaults: dict[str, Any] = {"players": base.min_seats, "seed": 0}
+    choices: dict[str, dict[Any, str]] = {}
+    for option in base.ruleset.options:
+        if option.id in defaults:
+            raise UsageError(f"option '{option.id}' has the name of an OpenSpiel parameter")
+        value = base.options[option.id]
+        if option.type == "choice" and option.choices:
+            choices[option.id] = _choice_params(option.choices)
+            value = next(p for p, c in choices[option.id].items() if c == value)
+        defaults[option.id] = value
+    game_type = _game_type(name, base, defaults, base.min_seats)
+    cls = type(f"TabletopGame_{name}", (TabletopGame,), {
+        "_source": source, "_defaults": defaults, "_choices": choices})
+    pyspiel.register_game(game_type, cls)
+    _SOURCES[name] = source
+    _SOURCE_CHOICES[name] = choices
+    return name
+
+
+def _choice_params(choices: list[str]) -> dict[Any, str]:
+    """A choice option's values as OpenSpiel parameters, to their choices. OpenSpiel
+    reads `deck=1.0` in a game's name as a number, so choices that all read as numbers
+    (or all as true/false) are numbers (or true/false) there, and the name of a game
+    loads it again."""
+    read = [_read_param(c) for c in choices]
+    kinds = {type(r) for r in read}
+    if len(kinds) == 1 and kinds != {str} and len(set(read)) == len(read):
+        return dict(zip(read, choices, strict=True))
+    return {c: c for c in choices}
+
+
+def _read_param(text: str) -> Any:
+    """A parameter's text as OpenSpiel's game names read it."""
+    if text in ("True", "true", "False", "false"):
+        return text in ("True", "true")
+    digits = "+-0123456789"
+    if text and all(ch in digits for ch in text):
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if text and all(ch in digits + "." for ch in text):
+        try:
+            return float(text)
+        except ValueError:
+            return text
+    return text
+
+
+def register_bundled() -> list[str]:
+    """Register every bundled game; their OpenSpiel names."""
+    return [register(name) for name in bundled_names()]
+
+
+def load(name_or_path: str | Path, options: Mapping[str, Any] | None = None,
+         players: int | None = None, seed: int = 0) -> pyspiel.Game:
+    """Register a ruleset and load it with these options, seats and seed."""
+    name = register(name_or_path)
+    choices = _SOURCE_CHOICES[name]
+    params: dict[str, Any] = {}
+    for key, value in (options or {}).items():
+        to_param = {c: p for p, c in choices.get(key, {}).items()}
+        params[key] = to_param.get(value, value)
+    if players is not None:
+        params["players"] = players
+    params["seed"] = seed
+    return pyspiel.load_game(name, params)
+
+
+def _game_type(name: str, game: Game, defaults: Mapping[str, Any],
+               players: int) -> pyspiel.GameType:
+    information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if _hides(game)
+                   else pyspiel.GameType.Information.PERFECT_INFORMATION)
+    utility = (pyspiel.GameType.Utility.ZERO_SUM if players > 1
+               else pyspiel.GameType.Utility.GENERAL_SUM)
+    return pyspiel.GameType(
+        short_name=name, long_name=f"Tabletop: {game.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=information, utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.max_seats, min_num_players=game.min_seats,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=dict(defaults))
+
+
+def _hides(game: Game) -> bool:
+    """Whether any seat may be kept from knowing something (pieces, a count, a value,
+    another's choice)."""
+    if any(z.contents != "everyone" or z.count != "everyone" or z.conceal is not None
+           for z in game.zones.values()):
+        return True
+    if any(v.visible_to != "everyone" for v in game.variables.values()):
+        return True
+    return any(spec.secret for spec in game.choices.values())
+
+
+# -- the game -----------------------------------------------------------------------------
+class TabletopGame(pyspiel.Game):
+    """A ruleset with its options and seat count, as OpenSpiel sees it."""
+
+    _source: ClassVar[str] = ""
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _choices: ClassVar[dict[str, dict[Any, str]]] = {}
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        given = dict(params or {})
+        unknown = set(given) - set(self._defaults)
+        if unknown:
+            raise UsageError(f"unknown parameter(s) {', '.join(sorted(unknown))}; "
+                             f"parameters: {', '.join(self._defaults)}")
+        values = {**self._defaults, **given}
+        options = tuple((k, self._option(k, values[k])) for k in self._defaults
+                        if k not in ("players", "seed"))
+        self.compiled = _compiled(self._source, options)
+        self.options = options
+        tabletop = self.compiled.game
+        players = tabletop.check_players(int(values["players"]))
+        self.seed = int(values["seed"])
+        self._deals = 0
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.compiled.actions.num_actions, max_chance_outcomes=1,
+            num_players=players, min_utility=-1.0, max_utility=1.0,
+            utility_sum=0.0 if players > 1 else None,
+            max_game_length=tabletop.budgets.decisions_per_game)
+        name = openspiel_name(tabletop.name)
+        super().__init__(_game_type(name, tabletop, self._defaults, players), info, values)
+
+    def _option(self, key: str, value: Any) -> Any:
+        """An option's value as the ruleset has it (a choice from its parameter)."""
+        choices = self._choices.get(key)
+        if choices is None:
+            return value
+        for param, choice in choices.items():
+            if param == value or choice == value:
+                return choice
+        raise UsageError(f"{key} is one of {', '.join(choices.values())}, not {value!r}")
+
+    @property
+    def tabletop(self) -> Game:
+        """The engine's game (compiled ruleset)."""
+        return self.compiled.game
+
+    @property
+    def actions(self) -> ActionEncoder:
+        return self.compiled.actions
+
+    def next_seed(self) -> int:
+        """The seed of the next game dealt: `seed`, then `seed + 1`, ..."""
+        seed = self.seed + self._deals
+        self._deals += 1
+        return seed
+
+    def new_initial_state(self) -> TabletopState:
+        return TabletopState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return 1
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Mapping[str, Any] | None = None) -> TabletopObserver:
+        return TabletopObserver(self, iig_obs_type, params)
+
+
+class _Position:
+    """An engine state and what was worked out from it, shared by the OpenSpiel states
+    that hold it (a state and its clones, until one of them moves on)."""
+
+    __slots__ = ("holders", "legal", "state", "tensors", "text", "views")
+
+    def __init__(self, state: State | None) -> None:
+        self.state = state
+        self.holders = 1
+        self.legal: dict[int, Legal] | None = None
+        self.views: dict[int, dict[str, Any]] = {}
+        self.tensors: dict[tuple[int, bool], Any] = {}
+        self.text: str | None = None
+
+
+class _Engine:
+    """The engine's state inside an OpenSpiel state.
+
+    OpenSpiel clones a Python state by deep-copying its attributes and saves it by
+    pickling them. A clone shares the position (the engine's state and what was worked
+    out from it) until one of them changes it, which then copies it if another still
+    holds it: OpenSpiel and its searches clone far more states than they play on, and a
+    big board makes a copy dear. It is saved as the engine's JSON, with the ruleset and
+    options to compile it again in another process."""
+
+    __slots__ = ("key", "position")
+
+    def __init__(self, key: tuple[str, tuple], state: State | None) -> None:
+        self.key = key
+        self.position = _Position(state)
+
+    @property
+    def compiled(self) -> Compiled:
+        return _compiled(*self.key)
+
+    @property
+    def state(self) -> State | None:
+        return self.position.state
+
+    def to_change(self, state: State | None = None) -> State:
+        """The state (or `state`, replacing it), about to be changed: copied first if
+        another OpenSpiel state holds it too."""
+        held = self.position
+        if state is None:
+            state = held.state
+            assert state is not None
+            if held.holders > 1:
+                state = state.copy()
+        held.holders -= 1
+        self.position = _Position(state)
+        return state
+
+    def __deepcopy__(self, memo: dict) -> _Engine:
+        out = object.__new__(_Engine)
+        out.key, out.position = self.key, self.position
+        self.position.holders += 1
+        return out
+
+    def __del__(self) -> None:
+        held = getattr(self, "position", None)
+        if held is not None:
+            held.holders -= 1
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.position.state
+        return {"key": self.key, "state": None if state is None else state.to_json()}
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        key = saved["key"]
+        self.key = (key[0], tuple(tuple(kv) for kv in key[1]))
+        data = saved["state"]
+        self.position = _Position(None if data is None
+                                  else self.compiled.game.state_from_json(data))
+
+
+class TabletopState(pyspiel.State):
+    """One position: a chance node before the deal, then the engine's state."""
+
+    def __init__(self, game: TabletopGame) -> None:
+        super().__init__(game)
+        self._engine = _Engine((game._source, game.options), None)
+
+    # -- what OpenSpiel asks ---------------------------------------------------------------
+    def current_player(self) -> int:
+        st = self._engine.state
+        if st is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if st.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return min(self._engine.compiled.game.deciding_seats(st)) - 1
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.current_player():
+            return []
+        return list(self._legal())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(DEAL, 1.0)]
+
+    def _apply_action(self, action: int) -> None:
+        engine = self._engine
+        compiled = engine.compiled
+        if engine.state is None:
+            if action != DEAL:
+                raise ValueError(f"the deal has one outcome ({DEAL}), not {action}")
+            game = self.get_game()
+            engine.to_change(compiled.game.new_state(game.num_players(), game.next_seed()))
+            return
+        option = self._legal().get(action)
+        if option is None:
+            raise ValueError(f"action {action} ({compiled.actions.decode(action)}) is not "
+                             "legal here")
+        seat = self.current_player() + 1
+        compiled.game.apply_trusted(engine.to_change(), seat, option.raw)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        engine = self._engine
+        if engine.state is None or player == int(pyspiel.PlayerId.CHANCE):
+            return "deal"
+        if player == self.current_player():
+            option = self._legal().get(action)
+            if option is not None:
+                return option.notation
+        return engine.compiled.actions.decode(action)
+
+    def is_terminal(self) -> bool:
+        return self._engine.state is not None and self._engine.state.over
+
+    def returns(self) -> list[float]:
+        st = self._engine.state
+        if st is None:
+            return [0.0] * self.num_players()
+        return returns(self._engine.compiled.game, st)
+
+    def __str__(self) -> str:
+        held = self._engine.position
+        if held.state is None:
+            return "(not dealt yet)"
+        if held.text is None:
+            held.text = _describe(held.state)
+        return held.text
+
+    # -- for people and tools --------------------------------------------------------------
+    @property
+    def engine_state(self) -> State | None:
+        """The engine's state (None before the deal); treat it as read-only."""
+        return self._engine.state
+
+    def legal_options(self) -> dict[int, Option]:
+        """The current player's legal options by action id, with their notations,
+        labels and kinds (what `interpreter.agents` players choose from)."""
+        engine = self._engine
+        if engine.state is None or engine.state.over:
+            return {}
+        game = engine.compiled.game
+        seat = self.current_player() + 1
+        options = {o.notation: o for o in reversed(game.legal_options(engine.state, seat))}
+        return {action: options[legal.notation] for action, legal in self._legal().items()}
+
+    def view(self, player: int) -> dict[str, Any] | None:
+        """What `player` may know (the seat's view; -1: the spectator's), None before the
+        deal: the only thing observations are built from."""
+        engine = self._engine
+        if engine.state is None:
+            return None
+        seat = SPECTATOR if player < 0 else player + 1
+        views = engine.position.views
+        seen = views.get(seat)
+        if seen is None:
+            seen = views[seat] = seat_view(engine.compiled.game, engine.state, seat)
+        return seen
+
+    def _legal(self) -> dict[int, Legal]:
+        engine = self._engine
+        held = engine.position
+        if held.legal is None:
+            assert held.state is not None
+            seat = min(engine.compiled.game.deciding_seats(held.state))
+            held.legal = engine.compiled.actions.legal(held.state, seat)
+        return held.legal
+
+
+def state_from_engine(game: TabletopGame, state: State) -> TabletopState:
+    """An OpenSpiel state at a position reached outside OpenSpiel (a saved game, a
+    scenario): a copy of `state`, whose OpenSpiel history starts there (it is empty)."""
+    out = game.new_initial_state()
+    out._engine.to_change(state.copy())
+    return out
+
+
+def _describe(st: State) -> str:
+    """The whole state as compact JSON, for `str(state)` (OpenSpiel compares clones by
+    it): every fact but the log, and only the places that hold pieces."""
+    data = {
+        "players": st.players, "current": st.current, "turn": st.turn,
+        "decisions": st.decisions, "over": st.over, "winners": st.winners,
+        "reason": st.reason, "steps": st.steps, "rng": st.rng,
+        "sites": {str(i): stack for i, stack in enumerate(st.sites) if stack},
+        "vars": st.vars, "seat_vars": st.seat_vars, "piece_vars": st.piece_vars,
+        "frames": st.frames, "triggers": st.triggers}
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=repr)
+
+
+# -- observations -------------------------------------------------------------------------
+class TabletopObserver:
+    """OpenSpiel's observer: tensors and strings from one seat's view.
+
+    The default observation is the seat's view without its log; with `perfect_recall`
+    it is the information state (the view, and the log as the seat may read it); with
+    no private information (`private_info=NONE`) it is the spectator's view."""
+
+    def __init__(self, game: TabletopGame, iig_obs_type: Any = None,
+                 params: Mapping[str, Any] | None = None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {dict(params)}")
+        self.encoder = game.compiled.observations
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        private = None if iig_obs_type is None else iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("an observer sees one seat's view, never every seat's "
+                             "private information")
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        size = (self.encoder.information_size if self.perfect_recall
+                else self.encoder.observation_size)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, width in self.encoder.names:
+            if at + width > size:
+                break
+            self.dict[name] = self.tensor[at:at + width]
+            at += width
+
+    def _seen(self, state: TabletopState, player: int) -> dict[str, Any] | None:
+        return state.view(-1 if self.public_only else player)
+
+    def set_from(self, state: TabletopState, player: int) -> None:
+        self.tensor[:] = np.frombuffer(self._tensor(state, player, self.perfect_recall),
+                                       np.float32)
+
+    def _tensor(self, state: TabletopState, player: int, recall: bool) -> array:
+        """The tensor of this state and seat, made once (OpenSpiel asks again and again
+        for a position's observations)."""
+        key = (-1 if self.public_only else player, recall)
+        tensors = state._engine.position.tensors
+        found = tensors.get(key)
+        if found is None:
+            seen = self._seen(state, player)
+            found = tensors[key] = (
+                self.encoder.information(seen, self._tensor(state, player, False)) if recall
+                else self.encoder.observation(seen))
+        return found
+
+    def string_from(self, state: TabletopState, player: int) -> str:
+        seen = self._seen(state, player)
+        return information_string(seen) if self.perfect_recall else observation_string(seen)
+

@@ -1,0 +1,112 @@
+"""The PettingZoo adapter: every bundled game passes PettingZoo's api_test, plays to the
+end with its action masks, is repeatable by seed, and observes only the seat's view."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from adapter_support import HIDDEN, bundled_configs, config_id, hidden_pairs  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from interpreter.adapters.encoding import ActionEncoder, returns  # noqa: E402
+from interpreter.adapters.pettingzoo import TabletopEnv, env  # noqa: E402
+from interpreter.api import load_game  # noqa: E402
+
+CONFIGS = bundled_configs()
+"""Every bundled game at its fewest and most seats, and every yes/no option turned."""
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_pettingzoo_api_test_passes(config: tuple[str, int, dict[str, Any]]) -> None:
+    """Whole games at the fewest and most seats (api_test stops when every agent is
+    done); with an option turned, the first turns (the spaces and observations)."""
+    name, players, options = config
+    with warnings.catch_warnings():
+        # api_test advises plain arrays and Box spaces; action masks need a dict
+        # (as in PettingZoo's own board games)
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent")
+        api_test(env(name, options, players, render_mode="ansi"),
+                 num_cycles=25 if options else 1000)
+
+
+def _play(environment: TabletopEnv, seed: int) -> tuple[list[str], dict[str, float]]:
+    """A whole game with random legal actions; its notations and the rewards."""
+    environment.reset(seed=seed)
+    rnd = np.random.default_rng(seed)
+    played: list[str] = []
+    totals = dict.fromkeys(environment.possible_agents, 0.0)
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, info = environment.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            environment.step(None)
+            continue
+        mask = observation["action_mask"]
+        legal = np.flatnonzero(mask)
+        assert sorted(info["notations"]) == legal.tolist()
+        action = int(rnd.choice(legal))
+        played.append(info["notations"][action])
+        assert environment.notation(action) == played[-1]
+        environment.step(action)
+    return played, totals
+
+
+@pytest.mark.parametrize(("name", "players"), [("high-rise", 2), ("bottoms-up", 4),
+                                               ("caldera", 3)])
+def test_whole_games_end_with_the_results_as_rewards(name: str, players: int) -> None:
+    environment = TabletopEnv(name, players=players)
+    played, totals = _play(environment, seed=11)
+    assert environment.agents == []
+    assert abs(sum(totals.values())) < 1e-9 and all(-1 <= r <= 1 for r in totals.values())
+    again, _ = _play(TabletopEnv(name, players=players), seed=11)
+    assert again == played  # the same seed deals the same game
+    # the same moves make the engine's own game with that seed, and its result
+    game = load_game(name)
+    state = game.new_state(players, 11)
+    for notation in played:
+        game.apply_in_place(state, game.deciding_seats(state)[0], notation)
+    assert state.over
+    assert list(totals.values()) == returns(game, state)
+
+
+def test_spaces_and_ids_match_the_shared_encoding() -> None:
+    environment = TabletopEnv("caldera", {"power_play": True}, players=2)
+    encoder = ActionEncoder(load_game("caldera", {"power_play": True}))
+    assert environment.action_space("player_0").n == encoder.num_actions
+    environment.reset(seed=3)
+    observation, *_ = environment.last()
+    assert observation["observation"].dtype == np.float32
+    assert observation["action_mask"].shape == (encoder.num_actions,)
+    for action in np.flatnonzero(observation["action_mask"]):
+        assert environment.action_of(environment.notation(action)) == action
+    other = next(a for a in environment.agents if a != environment.agent_selection)
+    assert not environment.observe(other)["action_mask"].any()  # not its turn
+    with pytest.raises(ValueError, match="cannot play"):
+        environment.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    info_env = TabletopEnv("caldera", players=2, information_state=True)
+    info_env.reset(seed=3)
+    assert info_env.observe("player_0")["observation"].shape[0] > (
+        observation["observation"].shape[0])
+
+
+@pytest.mark.parametrize(("name", "players", "options"), HIDDEN)
+def test_observations_read_only_what_the_seat_may_see(
+        name: str, players: int, options: dict[str, Any]) -> None:
+    environments = [TabletopEnv(name, options, players, information_state=recall)
+                    for recall in (False, True)]
+    for _, state, changed, seat in hidden_pairs(name, players, options):
+        agent = f"player_{seat - 1}"
+        for environment in environments:
+            seen = []
+            for position in (state, changed):
+                environment.reset_to(position)
+                seen.append(environment.observe(agent))
+            assert (seen[0]["observation"] == seen[1]["observation"]).all()
+            assert (seen[0]["action_mask"] == seen[1]["action_mask"]).all()
