@@ -145,11 +145,22 @@ def test_mkdocs_builds_the_site_strictly(tmp_path: Path) -> None:
     assert (site / "print" / "caldera.html").is_file()
 
 
-def test_mkdocs_nav_lists_every_game(files: dict[str, str]) -> None:
+def test_mkdocs_nav_lists_every_game_and_guide(files: dict[str, str]) -> None:
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     for rel in files:
-        if rel.endswith("/index.md"):
+        if rel.endswith("/index.md") or rel.startswith("guides/"):
             assert rel in nav, f"add {rel} to the nav in mkdocs.yml"
+
+
+def test_the_guides_are_copied_into_the_site_and_listed_on_the_index(
+        files: dict[str, str]) -> None:
+    guides = sorted((ROOT / "guides").glob("*.md"))
+    assert guides, "the project's guides/ folder has pages"
+    for path in guides:
+        rel = f"guides/{path.name}"
+        assert files[rel] == path.read_text(encoding="utf-8")
+        title = re.search(r"^# (.+)$", files[rel], flags=re.M).group(1).strip()
+        assert f"[{title}]({rel})" in files["index.md"]
 
 
 def test_a_rulebook_prints_as_pdf(tmp_path: Path) -> None:

@@ -9,6 +9,10 @@ Templates are Jinja2 files; a designer's folder is searched first, then the pack
 ``interpreter/templates/``: ``index.md.j2`` (the list of games), ``game.md.j2`` (one
 rulebook), ``variant.md.j2`` (a variant's page: only its differences from its base) and
 ``print.html.j2`` (the printable page around a rulebook's or a variant page's HTML).
+
+The project's hand-written guides (``guides/*.md``: the Ray backend, the OpenSpiel and
+PettingZoo adapters) are copied into ``guides/`` of the site as they are, and listed on
+the index, so the site is the one place a reader looks.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ from interpreter.load.loader import LoadedRuleset, load_ruleset
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 PRINT_DIR = "print"
+GUIDES_DIR = "guides"
+PROJECT_GUIDES = Path(__file__).resolve().parents[2] / GUIDES_DIR
+"""The hand-written guides of a source checkout (absent from an installed package)."""
 PAPER = {"a4": "A4", "letter": "letter"}
 
 
@@ -244,12 +251,33 @@ def build_docs(out_dir: Path = Path("generated_docs"), templates: Path | None = 
     return files
 
 
+@dataclass
+class Guide:
+    """A hand-written page of the site: its title (its first heading) and file."""
+
+    title: str
+    file: str
+
+
+def read_guides(folder: Path = PROJECT_GUIDES) -> list[tuple[Guide, str]]:
+    """The guides in `folder` with their text, by file name (none when it is absent)."""
+    out = []
+    for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+        text = path.read_text(encoding="utf-8")
+        heading = re.search(r"^# (.+)$", text, flags=re.M)
+        title = heading.group(1).strip() if heading else path.stem
+        out.append((Guide(title, f"{GUIDES_DIR}/{path.name}"), text))
+    return out
+
+
 def _build(templates: Path | None, rulesets: Path | None
            ) -> tuple[dict[str, str], dict[str, str]]:
     env = environment(templates)
     books, variants, skipped = load_all(rulesets)
-    files: dict[str, str] = {}
-    files["index.md"] = _tidy(render(env, "index.md.j2", books=books, variants=variants))
+    guides = read_guides()
+    files: dict[str, str] = {guide.file: text for guide, text in guides}
+    files["index.md"] = _tidy(render(env, "index.md.j2", books=books, variants=variants,
+                                     guides=[guide for guide, _ in guides]))
     for page in variants:
         files[f"{page.name}/index.md"] = render_variant(
             env, page, print_link=f"../{PRINT_DIR}/{page.name}.html")
