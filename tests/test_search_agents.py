@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from adapter_support import reshuffled
 
 from interpreter.agents import check_agent, make_agent
 from interpreter.agents.information import InformationSet
@@ -17,7 +18,7 @@ from interpreter.errors import UsageError
 from interpreter.run.game import Game
 from interpreter.run.playout import agent_seed, decide, make_agents, play_game
 from interpreter.run.state import State
-from interpreter.run.view import _HiddenPieces, view
+from interpreter.run.view import view
 
 ROOT = Path(__file__).resolve().parent.parent
 TIC_TAC_TOE = str(ROOT / "benchmarks" / "rulesets" / "tic-tac-toe.yaml")
@@ -130,40 +131,6 @@ def test_seconds_bound_the_thinking_time() -> None:
 HIDDEN_GAMES = [("bottoms-up", 4, {}), ("aquarium", 3, {}), ("aquarius-rising", 3, {})]
 
 
-def _reshuffled(game: Game, state: State, seat: int, salt: int) -> State:
-    """`state` with every fact `seat` may not know changed: the pieces it cannot see
-    dealt differently among the places where pieces of their back lie, others' secret
-    values swapped among them (where they differ), the generator changed. `seat`'s view
-    stays the same."""
-    import random
-
-    rnd = random.Random(salt)
-    other = state.copy()
-    hidden = _HiddenPieces(game, state, seat)
-    by_back: dict[str, list[tuple[int, int]]] = {}
-    for site, stack in enumerate(state.sites):
-        for i, p in enumerate(stack):
-            if hidden.hidden(p):
-                by_back.setdefault(game.piece_backs[p], []).append((site, i))
-    for slots in by_back.values():
-        pieces = [state.sites[site][i] for site, i in slots]
-        rnd.shuffle(pieces)
-        for (site, i), piece in zip(slots, pieces, strict=True):
-            other.sites[site][i] = piece
-            other.loc[piece] = site
-    for var in game.variables.values():
-        if var.per_seat and var.visible_to == "owner":
-            values = other.seat_vars[var.id]
-            others = [s for s in range(state.players) if s != seat - 1]
-            shuffled = [values[s] for s in others]
-            rnd.shuffle(shuffled)
-            for s, value in zip(others, shuffled, strict=True):
-                values[s] = value
-    other.rng ^= rnd.getrandbits(64)
-    other._cache = None
-    return other
-
-
 def _hidden_positions(name: str, players: int, options: dict[str, str]
                       ) -> list[tuple[Game, State, int]]:
     game = load_game(name, options)
@@ -179,7 +146,7 @@ def _hidden_positions(name: str, players: int, options: dict[str, str]
 def test_ismcts_decides_alike_in_states_its_seat_cannot_tell_apart(
         name: str, players: int, options: dict[str, str]) -> None:
     for game, state, seat in _hidden_positions(name, players, options):
-        changed = [_reshuffled(game, state, seat, salt) for salt in (1, 2)]
+        changed = [reshuffled(game, state, seat, salt) for salt in (1, 2)]
         assert any(c.sites != state.sites or c.seat_vars != state.seat_vars
                    for c in changed)  # the test changes something
         seen = view(game, state, seat)
