@@ -129,7 +129,7 @@ def test_a_dead_worker_is_retried_and_a_failed_batch_counts_as_errors(
     assert tally.games == 40 and tally.errors == 20  # every game is counted
     reasons = {seed // 10: error for seed, error in tally.error_examples}
     assert set(reasons) == {1}  # the five lowest seeds: the batch of 10…19
-    assert "lost on Ray after 1 retries: WorkerCrashedError" in reasons[1]
+    assert "lost on Ray after 1 retry: WorkerCrashedError" in reasons[1]
     attempts = {first: Path(m).read_text().split().count(str(first))
                 for first, m in markers.items()}
     assert attempts == {0: 2, 10: 2, 20: 1}  # a game's own exception is not retried

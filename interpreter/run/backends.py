@@ -139,7 +139,8 @@ def failure_message(ray: Any, exc: Exception, retries: int) -> str:
     if isinstance(exc, ray.exceptions.RayTaskError) and exc.cause is not None:
         cause = exc.cause
         return f"the batch failed on a Ray worker: {type(cause).__name__}: {_first(cause)}"
-    return (f"the batch was lost on Ray after {retries} retries: {type(exc).__name__}: "
+    tries = f"{retries} {'retry' if retries == 1 else 'retries'}"
+    return (f"the batch was lost on Ray after {tries}: {type(exc).__name__}: "
             f"{_first(exc)}")
 
 
