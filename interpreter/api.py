@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,22 @@ def _mtime(path: str) -> float:
         return -1.0
 
 
+_carried: dict[str, LoadedRuleset] = {}
+"""Rulesets brought into this process ready-loaded, by the path they were loaded from:
+a worker on another machine (a Ray node) plays them without reading that path there."""
+
+
+def carry(rulesets: Mapping[str, LoadedRuleset]) -> None:
+    """Make these loaded rulesets what `load` gives for their paths in this process."""
+    _carried.update(rulesets)
+
+
 def load(name_or_path: str | Path) -> LoadedRuleset:
     """A bundled game's name or a path → the validated ruleset (cached while none of its
-    files changes)."""
+    files changes; a carried ruleset when one was brought for that path)."""
+    carried = _carried.get(str(name_or_path))
+    if carried is not None:
+        return carried
     path = str(find_ruleset(str(name_or_path)).resolve())
     hit = _cache.get(path)
     if hit is not None and all(_mtime(f) == t for f, t in hit[0]):

@@ -96,6 +96,37 @@ def test_the_command_line_simulates_on_ray(ray_instance: Any) -> None:
             == {k: json.loads(local.stdout)[k] for k in COMPARED})
 
 
+def test_the_rulesets_go_along_so_no_node_needs_the_files(ray_instance: Any,
+                                                         tmp_path: Path) -> None:
+    """A worker on another machine has no copy of the designer's file: here the file is
+    gone by the time the games are played, which only the carried ruleset survives."""
+    from interpreter.api import load_game
+
+    path = tmp_path / "mine.yaml"
+    path.write_text(find_ruleset("high-rise").read_text(encoding="utf-8"))
+    game_ref = (str(path), {})
+    loaded = load_game(str(path)).loaded
+    expected = playout.simulate(game_ref, 30, None, 5)
+    path.unlink()
+
+    def play(rulesets: dict | None) -> playout.Tally:
+        tally = playout.Tally()
+        work = [playout._Batch(game_ref, None, 5 + first, 10, "random")
+                for first in range(0, 30, 10)]
+        backends.ray_stream(30, lambda largest: work, playout._run_batch, tally.merge,
+                            playout.lost_batch, rulesets=rulesets)
+        return tally
+
+    without = play(None)  # what a node without the file does (first: workers keep games)
+    assert without.errors == 30
+    assert "no such ruleset file" in without.error_examples[0][1]
+    carried = play({str(path): loaded})
+    assert carried.errors == 0
+    assert {str(s): w for s, w in carried.wins.items()} == {
+        s: w for s, w in expected["wins_by_seat"].items() if w}
+    assert carried.draws == expected["draws"]
+
+
 # -- failures -------------------------------------------------------------------------------
 
 def flaky_run(item: tuple[playout._Batch, str, str]) -> playout.Tally:

@@ -27,6 +27,7 @@ def analyze(plan: Plan, jobs: int = 1, progress: Callable[[int], None] | None = 
         if progress:
             progress(part.tally.games)
 
+    rulesets = {v.ref[0]: v.game.loaded for v in plan.variants}
     interrupted = run_batches(plan.total_games, plan.work, run_batch, take, lost_batch, jobs,
-                              backend, address)
+                              backend, address, rulesets)
     return build_report(plan, totals, time.perf_counter() - started, interrupted)

@@ -7,6 +7,7 @@ local backend never pays for it. The Ray stream keeps a bounded number of batche
 flight and hands results to `take` as they finish, so memory stays flat for any number
 of games; a batch whose worker dies is retried by Ray, and a batch that still fails is
 handed to `lost`, which turns its games into errors: no game is ever silently missing.
+The rulesets go along, loaded (`api.carry`): a node needs tabletop, not the files.
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ import socket
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import UsageError
+
+if TYPE_CHECKING:
+    from interpreter.load.loader import LoadedRuleset
 
 BACKENDS = ("local", "ray")
 
@@ -88,7 +92,8 @@ def ray_largest_batch(n: int, cpus: int) -> int:
 
 def ray_stream(total: int, work: Callable[[int], Iterable[Any]], run: Callable[[Any], Any],
                take: Callable[[Any], None], lost: Callable[[Any, str], Any],
-               address: str | None = None, retries: int = MAX_RETRIES) -> bool:
+               address: str | None = None, retries: int = MAX_RETRIES,
+               rulesets: Mapping[str, LoadedRuleset] | None = None) -> bool:
     """Run the batches of `work(largest)` as Ray tasks and hand each result to `take` in
     the order they finish (totals must not depend on it). A batch that fails for good is
     handed to `lost(batch, message)`, whose result is taken like any other. Returns True
@@ -96,17 +101,19 @@ def ray_stream(total: int, work: Callable[[int], Iterable[Any]], run: Callable[[
 
     Uses the Ray this process is connected to, if any; else connects to `address`, or
     starts a local instance, and shuts that down at the end. `run` must be a module-level
-    function and the batches picklable; every node needs tabletop installed and the
-    rulesets at the same paths."""
+    function and the batches picklable; every node needs tabletop installed. `rulesets`
+    (path → loaded ruleset, the paths the batches name) are sent once to the cluster and
+    carried into every task, so no node reads those files."""
     ray = import_ray()
     ours = not ray.is_initialized()  # then this call connects, and disconnects after
     pending: dict[Any, Any] = {}
     try:
         _connect(ray, address)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        task = ray.remote(max_retries=retries, retry_exceptions=False)(run)
+        task = ray.remote(max_retries=retries, retry_exceptions=False)(_carrying)
+        carried = ray.put(dict(rulesets or {}))
         for batch in work(ray_largest_batch(total, cpus)):
-            pending[task.remote(batch)] = batch
+            pending[task.remote(run, [carried], batch)] = batch
             if len(pending) >= IN_FLIGHT_PER_CPU * cpus:
                 _take_one(ray, pending, take, lost, retries)
         while pending:
@@ -119,6 +126,25 @@ def ray_stream(total: int, work: Callable[[int], Iterable[Any]], run: Callable[[
         if ours and ray.is_initialized():
             ray.shutdown()
     return False
+
+
+_received: set[str] = set()
+"""The carried rulesets this worker process has taken in (by object id)."""
+
+
+def _carrying(run: Callable[[Any], Any], carried: list[Any], batch: Any) -> Any:
+    """A task: the batch, played with the driver's loaded rulesets. They come wrapped in a
+    list so that Ray does not fetch and unpickle them for every task, only for a worker's
+    first (they weigh up to a few hundred kB)."""
+    ref = carried[0]
+    if ref.hex() not in _received:
+        import ray
+
+        from interpreter.api import carry
+
+        carry(ray.get(ref))
+        _received.add(ref.hex())
+    return run(batch)
 
 
 def _take_one(ray: Any, pending: dict[Any, Any], take: Callable[[Any], None],

@@ -16,9 +16,9 @@ import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.agents import make_agent
 from interpreter.agents.base import Agent, OptionChoice
@@ -29,6 +29,9 @@ from interpreter.run.game import Game
 from interpreter.run.machine import Machine
 from interpreter.run.state import State
 from interpreter.run.view import view
+
+if TYPE_CHECKING:
+    from interpreter.load.loader import LoadedRuleset
 
 
 @dataclass
@@ -316,15 +319,18 @@ def worker_count(jobs: int, n: int) -> int:
 
 def run_batches(total: int, work: Callable[[int], Iterable[Any]], run: Callable[[Any], Any],
                 take: Callable[[Any], None], lost: Callable[[Any, str], Any], jobs: int = 1,
-                backend: str = "local", address: str | None = None) -> bool:
+                backend: str = "local", address: str | None = None,
+                rulesets: Mapping[str, LoadedRuleset] | None = None) -> bool:
     """Play `total` games cut into the batches of `work(largest batch)` on a backend:
     `local` (`stream`, with `jobs` processes) or `ray` (`backends.ray_stream`, at
     `address` or on a local instance; `lost` turns a batch that failed there into
-    results). Each result goes to `take`; returns True when Ctrl-C stopped it."""
+    results; `rulesets`, the loaded rulesets by the paths the batches name, go along so
+    that no node needs the files). Each result goes to `take`; returns True when Ctrl-C
+    stopped it."""
     if backend == "ray":
         from interpreter.run.backends import ray_stream  # Ray only when asked for
 
-        return ray_stream(total, work, run, take, lost, address)
+        return ray_stream(total, work, run, take, lost, address, rulesets=rulesets)
     from interpreter.run.backends import check_backend
 
     check_backend(backend, address, jobs)
@@ -355,7 +361,8 @@ def simulate(game_ref: tuple[str, dict[str, Any]], n: int, players: int | None, 
         if progress:
             progress(part.games)
 
-    interrupted = run_batches(n, work, _run_batch, take, lost_batch, jobs, backend, address)
+    interrupted = run_batches(n, work, _run_batch, take, lost_batch, jobs, backend, address,
+                              rulesets={game_ref[0]: game.loaded})
     elapsed = time.perf_counter() - started
     report = summarise(tally, elapsed, game, players)
     report["requested"] = n
