@@ -356,8 +356,8 @@ def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, st
 
 
 def _backs(game: Game) -> str | None:
-    """`Face down, a piece shows only its back: Aquarius card (Element cards, …); Goal
-    card (Goal cards).` for the sets that declare one."""
+    """`Face down, a piece shows only its back: Blue card (Spell cards, …); Red card
+    (Quest cards).` for the sets that declare one."""
     by_back: dict[str, list[str]] = {}
     for ps in game.ruleset.pieces.sets:
         if ps.back is not None:
