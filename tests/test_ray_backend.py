@@ -19,18 +19,14 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from test_analyze import FAILING_RULESET  # some of its seeds break a rule
-from typer.testing import CliRunner
+from test_analyze import FAILING_RULESET, invoke  # FAILING: some seeds break a rule
 
 from interpreter.analyze.collect import Batch, Matchup, lost_batch
 from interpreter.analyze.plan import make_plan
 from interpreter.analyze.runner import analyze
-from interpreter.cli.app import app
 from interpreter.errors import UsageError
 from interpreter.load.catalog import find_ruleset
 from interpreter.run import backends, playout
-
-runner = CliRunner()
 
 COMPARED = ("games", "errors", "error_examples", "wins_by_seat", "draws", "end_reasons",
             "mean_turns", "mean_decisions", "requested", "interrupted")
@@ -49,14 +45,6 @@ def ray_instance() -> Iterator[Any]:
 
 def ref(name: str) -> tuple[str, dict[str, Any]]:
     return str(find_ruleset(name).resolve()), {}
-
-
-def invoke(*args: str) -> Any:
-    result = runner.invoke(app, list(args))
-    assert "Traceback" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception))
-    return result
 
 
 # -- the same results ----------------------------------------------------------------------
@@ -237,3 +225,13 @@ def test_without_ray_installed_the_message_says_how_to_get_it(
     result = invoke("simulate", "high-rise", "-n", "2", "--backend", "ray")
     assert result.exit_code == 1, result.output
     assert "pip install 'tabletop[ray]'" in result.output
+
+
+def test_a_worker_forgets_its_compiled_games_of_a_ruleset_brought_anew() -> None:
+    """A Ray worker lives as long as its driver: a ruleset carried again (edited between
+    two runs) must not be played from the version compiled before."""
+    path, options = ref("high-rise")
+    first = playout.worker_game((path, options))
+    assert playout.worker_game((path, options)) is first
+    playout.forget_games([path])
+    assert playout.worker_game((path, options)) is not first

@@ -141,8 +141,11 @@ def _carrying(run: Callable[[Any], Any], carried: list[Any], batch: Any) -> Any:
         import ray
 
         from interpreter.api import carry
+        from interpreter.run.playout import forget_games
 
-        carry(ray.get(ref))
+        rulesets = ray.get(ref)
+        carry(rulesets)
+        forget_games(rulesets)  # a worker kept from an earlier run may hold old versions
         _received.add(ref.hex())
     return run(batch)
 

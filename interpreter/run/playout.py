@@ -225,6 +225,13 @@ def worker_game(ref: tuple[str, dict[str, Any]]) -> Game:
     return game
 
 
+def forget_games(paths: Iterable[str]) -> None:
+    """Drop this process's compiled games of these rulesets (new versions came in)."""
+    gone = set(paths)
+    for key in [key for key in _WORKER_GAMES if key[0] in gone]:
+        del _WORKER_GAMES[key]
+
+
 def _play_into(tally: Tally, game: Game, players: int, seed: int, agent: str) -> None:
     """Play the game of `seed` and count it (a rule that fails counts as an error)."""
     try:
