@@ -29,7 +29,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from interpreter.docs.rulebook import Rulebook, build_rulebook
 from interpreter.docs.variant_page import VariantPage, build_variant_page
-from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError
+from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError, UsageError
 from interpreter.load.catalog import TESTS_SUFFIX, rulesets_dir
 from interpreter.load.loader import LoadedRuleset, load_ruleset
 
@@ -135,20 +135,28 @@ def load_variant_pages(folder: Path | None = None) -> list[VariantPage]:
     return pages
 
 
-def load_all(folder: Path | None = None
+def load_all(folder: Path | None = None, paths: list[Path] | None = None
              ) -> tuple[list[Rulebook], list[VariantPage], dict[str, str]]:
     """Every ruleset's rulebook (a game) or page (a variant), each file loaded once; those
     that do not load or build, with their first problem. A variant's page links to its
-    base's when the base has a page too, and lists the variants of the variant."""
+    base's when the base has a page too, and lists the variants of the variant.
+
+    With `paths` (files someone named), only those, and one that does not load or build
+    raises its errors: a designer asked for that rulebook, so skipping it would hide why
+    it is missing."""
     books: list[Rulebook] = []
     pages: list[VariantPage] = []
     skipped: dict[str, str] = {}
     loaded: dict[str, LoadedRuleset] = {}
-    for path in ruleset_paths(folder):
+    strict = paths is not None
+    for path in paths if paths is not None else ruleset_paths(folder):
+        key = str(path) if strict else path.name
         try:
-            loaded[path.name] = load_ruleset(str(path))
+            loaded[key] = load_ruleset(str(path))
         except TabletopError as exc:
-            skipped[path.name] = _first_line(exc)
+            if strict:
+                raise
+            skipped[key] = _first_line(exc)
     by_path = {str(Path(r.path).resolve()): r for r in loaded.values()}
     for name, ruleset in loaded.items():
         try:
@@ -161,7 +169,11 @@ def load_all(folder: Path | None = None
                 page.base_link = f"../{page.base_name}/index.md" if base else None
                 pages.append(page)
         except TabletopError as exc:
+            if strict:
+                raise
             skipped[name] = _first_line(exc)
+    if strict:
+        _one_file_per_game(loaded)
     names = {b.name for b in books} | {p.name for p in pages}
     for page in pages:
         if page.base_name not in names:  # the base is bundled but has no page
@@ -171,6 +183,17 @@ def load_all(folder: Path | None = None
     books.sort(key=lambda b: b.title.lower())
     pages.sort(key=lambda p: p.title.lower())
     return books, pages, skipped
+
+
+def _one_file_per_game(loaded: dict[str, LoadedRuleset]) -> None:
+    """Two named rulesets of the same game name would write the same files."""
+    seen: dict[str, str] = {}
+    for path, ruleset in loaded.items():
+        name = ruleset.model.game.name
+        if name in seen:
+            raise UsageError(f"{seen[name]} and {path} are both the game '{name}' (its "
+                             "`game: name:`); their rulebooks would overwrite each other")
+        seen[name] = path
 
 
 def _first_line(exc: TabletopError) -> str:
@@ -270,25 +293,27 @@ def read_guides(folder: Path = PROJECT_GUIDES) -> list[tuple[Guide, str]]:
     return out
 
 
-def _build(templates: Path | None, rulesets: Path | None
-           ) -> tuple[dict[str, str], dict[str, str]]:
+def _build(templates: Path | None, rulesets: Path | None, paths: list[Path] | None = None,
+           paper: str = "A4") -> tuple[dict[str, str], dict[str, str]]:
+    """The files of the bundled site, or with `paths` of those rulesets' rulebooks alone
+    (the project's guides belong to its own site only)."""
     env = environment(templates)
-    books, variants, skipped = load_all(rulesets)
-    guides = read_guides()
+    books, variants, skipped = load_all(rulesets, paths)
+    guides = read_guides() if paths is None else []
     files: dict[str, str] = {guide.file: text for guide, text in guides}
     files["index.md"] = _tidy(render(env, "index.md.j2", books=books, variants=variants,
                                      guides=[guide for guide, _ in guides]))
     for page in variants:
         files[f"{page.name}/index.md"] = render_variant(
             env, page, print_link=f"../{PRINT_DIR}/{page.name}.html")
-        files[f"{PRINT_DIR}/{page.name}.html"] = print_variant_html(env, page)
+        files[f"{PRINT_DIR}/{page.name}.html"] = print_variant_html(env, page, paper=paper)
     for book in books:
         files[f"{book.name}/index.md"] = render_game(
             env, book, print_link=f"../{PRINT_DIR}/{book.name}.html",
             variants=[v for v in variants if v.base_name == book.name and v.base_link])
         for d in book.diagrams:
             files[f"{book.name}/{d.file}"] = d.svg
-        files[f"{PRINT_DIR}/{book.name}.html"] = print_html(env, book)
+        files[f"{PRINT_DIR}/{book.name}.html"] = print_html(env, book, paper=paper)
     return dict(sorted(files.items())), skipped
 
 
@@ -313,11 +338,12 @@ def _manifest(out_dir: Path) -> list[str]:
 
 
 def write_docs(out_dir: Path = Path("generated_docs"), check: bool = False,
-               templates: Path | None = None, rulesets: Path | None = None) -> DocsResult:
+               templates: Path | None = None, rulesets: Path | None = None,
+               paths: list[Path] | None = None, paper: str = "A4") -> DocsResult:
     """Write the rulebooks into `out_dir` (removing the files it wrote there before and no
     longer generates, and nothing else), or, with `check`, only report the files that are
-    stale, missing or extra."""
-    files, skipped = _build(templates, rulesets)
+    stale, missing or extra. With `paths`, the rulebooks of those ruleset files only."""
+    files, skipped = _build(templates, rulesets, paths, paper=PAPER.get(paper.lower(), paper))
     result = DocsResult(skipped=skipped)
     for rel, content in files.items():
         path = out_dir / rel
@@ -347,15 +373,17 @@ def write_docs(out_dir: Path = Path("generated_docs"), check: bool = False,
 
 
 def build_pdfs(pdf_dir: Path, templates: Path | None = None, rulesets: Path | None = None,
-               paper: str = "A4", names: list[str] | None = None) -> list[Path]:
-    """One PDF per rulebook (WeasyPrint, the `pdf` extra); returns the files written."""
+               paper: str = "A4", names: list[str] | None = None,
+               paths: list[Path] | None = None) -> list[Path]:
+    """One PDF per rulebook (WeasyPrint, the `pdf` extra), of the bundled games or of the
+    ruleset files in `paths`; returns the files written."""
     try:
         import weasyprint
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise TabletopError("PDFs need WeasyPrint: pip install 'tabletop[pdf]' "
                             f"(and the Pango library; see the README) — {exc}") from None
     env = environment(templates)
-    books, variants, _ = load_all(rulesets)
+    books, variants, _ = load_all(rulesets, paths)
     pdf_dir.mkdir(parents=True, exist_ok=True)
     out = []
     size = PAPER.get(paper.lower(), paper)

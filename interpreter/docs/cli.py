@@ -10,15 +10,19 @@ from interpreter.errors import RulesetError, TabletopError
 
 
 def docs_command(out: Path = Path("generated_docs"), check: bool = False,
-                 templates: Path | None = None, pdf: Path | None = None) -> int:
+                 templates: Path | None = None, pdf: Path | None = None,
+                 paths: list[Path] | None = None, paper: str = "a4",
+                 again: str = "tabletop docs") -> int:
     """Write the rulebooks into `out` (or with `check` only compare them); with `pdf`,
-    also write one PDF per game into that folder. Returns the exit code: 1 when
-    `check` finds stale, missing or extra files, or when something fails."""
+    also write one PDF per game into that folder; with `paths`, only those rulesets'
+    rulebooks. `again` is the command that would bring stale rulebooks up to date.
+    Returns the exit code: 1 when `check` finds stale, missing or extra files, or when
+    something fails."""
     if templates is not None and not templates.is_dir():
         print(f"error: no such templates folder: {templates}", file=sys.stderr)
         return 1
     try:
-        result = write_docs(out, check=check, templates=templates)
+        result = write_docs(out, check=check, templates=templates, paths=paths, paper=paper)
     except TabletopError as exc:
         print(_error_text(exc), file=sys.stderr)
         return 1
@@ -33,7 +37,7 @@ def docs_command(out: Path = Path("generated_docs"), check: bool = False,
                                 ("extra", result.extra)):
                 for f in files:
                     print(f"{what}: {out / f}")
-            print(f"{out}: the rulebooks are out of date; run: tabletop docs", file=sys.stderr)
+            print(f"{out}: the rulebooks are out of date; run: {again}", file=sys.stderr)
             code = 1
     else:
         changed = len(result.written) + len(result.extra)
@@ -46,7 +50,7 @@ def docs_command(out: Path = Path("generated_docs"), check: bool = False,
             print(f"{out}: the rulebooks were already up to date")
     if pdf is not None:
         try:
-            for path in build_pdfs(pdf, templates=templates):
+            for path in build_pdfs(pdf, templates=templates, paper=paper, paths=paths):
                 print(f"wrote {path}")
         except TabletopError as exc:
             print(_error_text(exc), file=sys.stderr)

@@ -2,23 +2,41 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
 from interpreter.errors import UsageError, did_you_mean
 
 TESTS_SUFFIX = ".tests.yaml"
+CHECKOUT_RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
+"""The designers' folder of a source checkout (an editable install plays from it)."""
+PACKAGED_RULESETS = "interpreter.rulesets"
+"""The same files as installed package data (pyproject.toml maps rulesets/ there)."""
 
 
 def rulesets_dir() -> Path:
-    """Where bundled rulesets live: $TABLETOP_RULESETS, else the project's rulesets/."""
+    """Where bundled rulesets live: $TABLETOP_RULESETS, else a checkout's rulesets/ (so an
+    edit is played at once), else the copy installed with the package."""
     env = os.environ.get("TABLETOP_RULESETS")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parents[2] / "rulesets"
-    if here.is_dir():
-        return here
-    return Path.cwd() / "rulesets"
+    if CHECKOUT_RULESETS.is_dir():
+        return CHECKOUT_RULESETS
+    return _packaged() or CHECKOUT_RULESETS
+
+
+def _packaged() -> Path | None:
+    """The installed rulesets folder: a package without an __init__.py, found by its
+    spec (importlib.resources would give a MultiplexedPath for a namespace package)."""
+    try:
+        spec = importlib.util.find_spec(PACKAGED_RULESETS)
+    except (ImportError, ValueError):
+        return None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if Path(location).is_dir():
+            return Path(location)
+    return None
 
 
 def bundled_names() -> list[str]:
