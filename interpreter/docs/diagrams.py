@@ -19,30 +19,39 @@ The output depends on nothing but the view: no random ids, no timestamps.
 
 from __future__ import annotations
 
-import textwrap
+import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from interpreter.load.schema import NAMED_COLOURS
 from interpreter.run.view import is_empty
 
 if TYPE_CHECKING:
     from interpreter.run.game import Game
 
-COLOURS: dict[str, str] = {
-    "red": "#d7263d", "yellow": "#f4c20d", "green": "#2e9e44", "blue": "#1f6fd1",
-    "black": "#262626", "white": "#f7f7f7", "grey": "#9a9a9a", "gray": "#9a9a9a",
-    "purple": "#8e44ad", "orange": "#f07f13", "clear": "#e6f2f7", "cyan": "#1fb8cf",
-    "pink": "#f06ba8", "brown": "#8b5a2b", "silver": "#c0c0c0", "gold": "#d4a017",
-    "violet": "#7f3fbf", "magenta": "#d633a8", "teal": "#138d90", "lime": "#8cc63f",
-    "navy": "#1f2f6b", "maroon": "#7a1f2b", "olive": "#7b7d2a", "beige": "#e9dcc0",
-}
-PALETTE = ["#e3d3a4", "#8fc46c", "#c4845a", "#8db6dd", "#d79fc7", "#b9b9b9", "#e8a85c",
-           "#7fc5b8", "#b49ad6", "#d8d46a"]
-"""Fills for the values of a paneled attribute that neither a style nor their own name
-colours (road, field, city), by the value's place among the attribute's values."""
+COLOURS: dict[str, str] = NAMED_COLOURS
+"""The colour names a ruleset may use (``colours:``, or a value named after a colour)."""
+CLEAR_NAMES = frozenset({"clear", "transparent"})
+"""Colours drawn see-through (a tinted, translucent fill with a dashed outline), so that a
+clear piece never passes for a white one."""
+CLEAR_TINT = "#9fd3e8"
+CLEAR_OPACITY = 0.5
+"""A clear piece's fill: this tint at half strength (over white it shows as
+COLOURS["clear"])."""
+PALETTE = ["#e3c77a", "#6fb35a", "#c4845a", "#6f9fd8", "#d68fc0", "#4fb3a4", "#e8893c",
+           "#9a7fd0", "#a9a9a9", "#c9c24a"]
+"""Fills for values that neither ``colours:``, their own name nor a style colours (road,
+field, city; a tic-tac-toe mark), by the value's place among the attribute's values: the
+colours are far enough apart to tell the first several values apart."""
 UNKNOWN = "#9a9a9a"
 HIDDEN = "#b5b5b5"
+PLAIN = "#efe7d6"
+"""A piece that lacks the colouring attribute and has no coloured value (a die): plain
+ivory, like unpainted stock."""
+DARK_INK = "#000000"
+LIGHT_INK = "#ffffff"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 WIDTH = 720
 
@@ -92,18 +101,161 @@ def _named_colour(word: str) -> str | None:
 
 
 def ink_for(fill: str) -> str:
-    """Text colour that reads on `fill`."""
-    return "#111" if _luminance(fill) > 140 else "#fff"
+    """Text colour that reads on `fill`: dark or white, whichever contrasts more (by the
+    WCAG contrast ratio, so mid greens and oranges get dark ink, not a faint white)."""
+    return DARK_INK if contrast(DARK_INK, fill) >= contrast(LIGHT_INK, fill) else LIGHT_INK
 
 
 def _luminance(hex_colour: str) -> float:
-    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = _rgb(hex_colour)
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    h = hex_colour.lstrip("#")
+    if len(h) == 3:
+        h = "".join(ch * 2 for ch in h)
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+def _linear(channel: int) -> float:
+    c = channel / 255
+    return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def relative_luminance(hex_colour: str) -> float:
+    """The WCAG relative luminance of a colour (0 black .. 1 white)."""
+    r, g, b = (_linear(c) for c in _rgb(hex_colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two colours (1 .. 21); text wants 4.5 or more."""
+    la, lb = relative_luminance(a), relative_luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def colour_distance(a: str, b: str) -> float:
+    """How far apart two colours look: CIE76 ΔE in Lab (about 2.3 is the least a reader
+    notices; pieces of different colours want 20 or more)."""
+    def lab(hex_colour: str) -> tuple[float, float, float]:
+        r, g, b = (_linear(c) for c in _rgb(hex_colour))
+        x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+        y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+        f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+        return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+    la, lb = lab(a), lab(b)
+    return math.dist(la, lb)
+
+
+_NARROW = set("iljI.,:;'|!`")
+_SLIM = set("frt -()[]{}\"/ ")
+_WIDE = set("mwMW@%")
+_CAPS = {"J": 0.3, "I": 0.3, "L": 0.56, "F": 0.58, "E": 0.63, "P": 0.6, "T": 0.61,
+         "Y": 0.61, "S": 0.64}
+
+
+def _char_em(ch: str) -> float:
+    """About how wide one character is in DejaVu Sans (the widest of the fonts the
+    pictures name), in ems."""
+    if ch in _NARROW:
+        return 0.3
+    if ch in _SLIM:
+        return 0.4
+    if ch in _WIDE:
+        return 0.96
+    if ch in _CAPS:
+        return _CAPS[ch]
+    if ch.isupper():
+        return 0.74
+    if ch.isdigit() or ch.islower() or ch in "$#&*?_~^=<>+":
+        return 0.62
+    if ord(ch) >= 0x2E80:  # CJK and other full-width writing
+        return 1.0
+    return 0.84  # symbols: ★ × ½ − ◯ ✕ arrows
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """About how wide `text` is drawn at `size` (bold is about a tenth wider); a little
+    generous, so that what is measured to fit does fit."""
+    return sum(_char_em(ch) for ch in text) * size * (1.1 if bold else 1.0)
+
+
 def _ems(text: str) -> float:
-    """About how wide `text` is, in ems (capitals are wider than the rest)."""
-    return max(1.0, sum(0.72 if ch.isupper() else 0.56 for ch in text))
+    """About how wide `text` is, in ems (at least one)."""
+    return max(1.0, text_width(text, 1.0))
+
+
+def fit_text(text: str, width: float, size: float, least: float = 6.0,
+             bold: bool = True) -> tuple[str, float]:
+    """A label that fits `width`: `text` at `size`, or smaller down to `least`; when even
+    that is too wide, its initial (a tile too small for `cross` shows `c`), as large as
+    fits. Empty when not even one character fits."""
+    if not text or width <= 0:
+        return "", size
+    wide = text_width(text, 1.0, bold)
+    if wide * least <= width:
+        return text, min(size, width / wide)
+    initial = text[0]
+    wide = text_width(initial, 1.0, bold)
+    fitted = min(size, width / wide)
+    return (initial, fitted) if fitted >= min(least, 4.5) else ("", size)
+
+
+def wrap_words(text: str, width: float, size: float, bold: bool = False) -> list[str]:
+    """`text` broken into lines at most `width` wide, only between words (a word wider
+    than a line gets a line of its own)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", size, bold) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+@dataclass(frozen=True)
+class Paint:
+    """How a piece (or a value) is filled: its colour as it shows over white, and whether
+    it is see-through."""
+
+    colour: str
+    clear: bool = False
+
+    @property
+    def stroke(self) -> str:
+        """The outline: dark, grey on a pale fill, a blue dash around a clear one."""
+        if self.clear:
+            return "#2b7a99"
+        return "#555" if _luminance(self.colour) > 200 else "#111"
+
+    @property
+    def ink(self) -> str:
+        return ink_for(self.colour)
+
+    def attrs(self, width: float = 1.0) -> str:
+        """The fill and outline attributes of a shape painted so."""
+        if self.clear:
+            return (f'fill="{CLEAR_TINT}" fill-opacity="{CLEAR_OPACITY}" '
+                    f'stroke="{self.stroke}" stroke-width="{_num(width * 1.2)}" '
+                    'stroke-dasharray="3,1.6"')
+        return f'fill="{self.colour}" stroke="{self.stroke}" stroke-width="{_num(width)}"'
+
+
+def tint(colour: str, amount: float) -> str:
+    """`colour` mixed with white (`amount` of white): a pale band for a card's kind,
+    unlike any card's own colour."""
+    r, g, b = (round(c + (255 - c) * amount) for c in _rgb(colour))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def paint_of(spec: str) -> Paint:
+    """A checked colour spec (a name or #rrggbb, as ``colours:`` holds it) → its paint."""
+    word = spec.lower()
+    if word in CLEAR_NAMES:
+        return Paint(COLOURS[word], clear=True)
+    return Paint(word if word.startswith("#") else COLOURS.get(word, UNKNOWN))
 
 
 def _num(x: float) -> str:
@@ -118,12 +270,14 @@ class PieceStyle:
     def __init__(self, game: Game) -> None:
         decl = game.ruleset.pieces
         attrs = decl.attributes
-        self.colour_attr = decl.style if decl.style in attrs else (
-            "colour" if "colour" in attrs else "color" if "color" in attrs else None)
         self.size_attr = "size" if "size" in attrs else None
         if self.size_attr is None and decl.glyph in attrs and all(
                 isinstance(v, int) for v in attrs[decl.glyph].values):
             self.size_attr = decl.glyph
+        self.colour_attr = self._colouring(game)
+        """The attribute whose value fills a piece: pieces.style, else one named colour,
+        else the first with colours or coloured styles, else the first that is not a
+        size (a tic-tac-toe mark: its values take the palette, never one grey)."""
         sizes = attrs[self.size_attr].values if self.size_attr else [1]
         self.sizes = [v for v in sizes if isinstance(v, int)] or [1]
         self.glyph_attr = decl.glyph if decl.glyph in attrs else None
@@ -137,6 +291,20 @@ class PieceStyle:
         self.order = game.attribute_order
         self.namer = game.piece_namer
 
+    def _colouring(self, game: Game) -> str | None:
+        decl = game.ruleset.pieces
+        attrs = decl.attributes
+        if decl.style in attrs:
+            return decl.style
+        for name in ("colour", "color"):
+            if name in attrs:
+                return name
+        for attr, a in attrs.items():
+            if a.colours or any(style_colour(s) for s in a.styles.values()):
+                return attr
+        others = [a for a in attrs if a != self.size_attr]
+        return next((a for a in others if a != decl.glyph), others[0] if others else None)
+
     def face(self, piece: dict[str, Any]) -> str:
         return "" if piece.get("hidden") else self.game.piece_face(piece)
 
@@ -149,21 +317,52 @@ class PieceStyle:
         return (v - lo) / (hi - lo) if hi > lo else 1.0
 
     def fill(self, piece: dict[str, Any]) -> str:
+        """The piece's colour as it shows (a clear piece: as it shows over white)."""
+        return self.paint(piece).colour
+
+    def paint(self, piece: dict[str, Any]) -> Paint:
+        """How the piece is filled: by its colouring attribute's value; lacking that, by
+        the first of its values with a colour of its own (a goal card's element), else
+        plain (a die)."""
         if piece.get("hidden"):
-            return HIDDEN
-        return colour_hex(piece.get(self.colour_attr)) if self.colour_attr else UNKNOWN
+            return Paint(HIDDEN)
+        if self.colour_attr is not None and self.colour_attr in piece:
+            return self.value_paint(self.colour_attr, piece[self.colour_attr])
+        return self.own_paint(piece) or Paint(PLAIN)
+
+    def own_paint(self, piece: dict[str, Any]) -> Paint | None:
+        """The paint of the first of the piece's values that names its colour (by
+        ``colours:``, its own name or a coloured style), if any."""
+        for attr in self.order:
+            if attr in piece and attr != self.colour_attr:
+                found = self._named_paint(attr, piece[attr])
+                if found is not None:
+                    return found
+        return None
 
     def glyph(self, piece: dict[str, Any]) -> str:
+        """What is printed on the piece: its glyph attribute's value, else its first
+        value besides its colour (the colour itself when that is all it has), each by
+        its glyph, else short form, else the value."""
         if piece.get("hidden"):
             return "?"
         if self.glyph_attr and self.glyph_attr in piece:
-            v = piece[self.glyph_attr]
-            a = self.attrs[self.glyph_attr]
-            return str(a.short.get(v, v))
+            return self.value_glyph(self.glyph_attr, piece[self.glyph_attr])
         for attr in self.order:
             if attr in piece and attr != self.colour_attr:
-                return str(piece[attr])
+                return self.value_glyph(attr, piece[attr])
+        if self.colour_attr is not None and self.colour_attr in piece:
+            return self.value_glyph(self.colour_attr, piece[self.colour_attr])
         return ""
+
+    def value_glyph(self, attr: str, value: Any) -> str:
+        """A value as a piece shows it: its glyph, else its short form, else itself."""
+        a = self.attrs.get(attr)
+        if a is None:
+            return str(value)
+        if value in a.glyphs:
+            return a.glyphs[value]
+        return str(a.short.get(value, value))
 
     def is_pyramid(self, piece: dict[str, Any]) -> bool:
         if piece.get("hidden"):
@@ -181,14 +380,23 @@ class PieceStyle:
         return self.default_shape if same is None else self.game.piece_shapes[same]
 
     def styled_colour(self, piece: dict[str, Any]) -> str | None:
-        """The colour of the first of the piece's values that has a coloured style (a
-        goal card's element), for a card whose colouring attribute it lacks."""
-        for attr in self.order:
-            if attr in piece:
-                found = style_colour(self.game.value_styles.get(attr, {}).get(piece[attr]))
-                if found is not None:
-                    return found
-        return None
+        """The colour of the first of the piece's values that names its colour (a goal
+        card's element), for a card whose colouring attribute it lacks."""
+        found = self.own_paint(piece)
+        return found.colour if found is not None else None
+
+    def band(self, piece: dict[str, Any]) -> Paint:
+        """The band across the top of a card: its colour; lacking one, the colour of its
+        first value, by the palette (so cards of different kinds differ)."""
+        if self.colour_attr is not None and self.colour_attr in piece:
+            return self.value_paint(self.colour_attr, piece[self.colour_attr])
+        found = self.own_paint(piece)
+        if found is not None:
+            return found
+        first = next((a for a in self.order if a in piece), None)
+        if first is None:
+            return Paint(PLAIN)
+        return Paint(tint(self.value_paint(first, piece[first]).colour, 0.5))
 
     # -- panels ---------------------------------------------------------------------------
 
@@ -219,16 +427,28 @@ class PieceStyle:
         return region if isinstance(region, str) and region in panels.positions else None
 
     def value_colour(self, attr: str, value: Any) -> str:
-        """A panel's fill: the colour of its value's terminal style, else the value's own
-        name when it is a colour, else a colour of the palette by the value's place."""
-        found = style_colour(self.game.value_styles.get(attr, {}).get(value))
+        """A value's colour (a panel's fill), as it shows over white."""
+        return self.value_paint(attr, value).colour
+
+    def value_paint(self, attr: str, value: Any) -> Paint:
+        """How a value is drawn: the colour ``colours:`` gives it, else the colour it is
+        named after, else its terminal style's colour, else a colour of the palette by
+        the value's place (so no two of the first values look alike)."""
+        found = self._named_paint(attr, value)
         if found is not None:
             return found
-        if str(value).lower() in COLOURS:
-            return COLOURS[str(value).lower()]
         a = self.attrs.get(attr)
         index = a.values.index(value) if a is not None and value in a.values else 0
-        return PALETTE[index % len(PALETTE)]
+        return Paint(PALETTE[index % len(PALETTE)])
+
+    def _named_paint(self, attr: str, value: Any) -> Paint | None:
+        a = self.attrs.get(attr)
+        if a is not None and value in a.colours:
+            return paint_of(a.colours[value])
+        if str(value).lower() in COLOURS:
+            return paint_of(str(value).lower())
+        found = style_colour(self.game.value_styles.get(attr, {}).get(value))
+        return Paint(found) if found is not None else None
 
     def value_label(self, attr: str, value: Any) -> str:
         """A panel's label: the value's short form, else its name."""
@@ -298,6 +518,31 @@ def region_shape(layout: list[list[str | None]], r: int, c: int, x: float, y: fl
     return points, (x0 + cw / 2, y0 + ch / 2), min(cw, ch)
 
 
+def _halves(text: str) -> tuple[str, str]:
+    """A code in two lines: broken where letters give way to digits or signs (or the
+    other way), as near the middle as may be, else in the middle."""
+    cuts = [i for i in range(1, len(text))
+            if text[i - 1].isalpha() != text[i].isalpha()] or [len(text) // 2]
+    cut = min(cuts, key=lambda i: (abs(len(text) - 2 * i), i))
+    return text[:cut], text[cut:]
+
+
+def _pyramid_label(label: str, half: float, h: float) -> tuple[str, float]:
+    """The label of a pyramid `2 * half` wide and `h` high, at its foot, fitted to the
+    triangle's width where the top of the letters reaches (shrunk, or its initial)."""
+    size = min(10.0, h * 0.55)
+    for text in dict.fromkeys((label, label[:1])):
+        wide = text_width(text, 1.0, bold=True)
+        while size >= 4.5:
+            top = 2.5 + size * 0.74  # the letters' height above the pyramid's foot
+            room = 2 * half * max(0.0, 1 - top / h) - 1.5
+            if wide * size <= room and (size >= 6 or text == label[:1]):
+                return text, size
+            size -= 0.5
+        size = min(10.0, h * 0.55)
+    return "", size
+
+
 class _Canvas:
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -316,11 +561,11 @@ class _Canvas:
     def piece(self, style: PieceStyle, piece: dict[str, Any], cx: float, base: float,
               unit: float, height: float) -> None:
         """One piece standing on `base`, centred on `cx`: a pyramid in profile (its width
-        grows with its size), or a small tile for pieces without a size (dice)."""
-        fill = style.fill(piece)
-        stroke = "#555" if _luminance(fill) > 200 else "#111"
+        grows with its size), or a small tile for pieces without a size (dice). Its
+        label is fitted inside it (smaller, or its initial, when the shape is small)."""
+        paint = style.paint(piece)
+        fill = paint.colour
         label = style.glyph(piece)
-        ink = "#111" if _luminance(fill) > 140 else "#fff"
         title = f"<title>{escape(style.name(piece))}</title>"
         shape = style.shape_of(piece)
         if style.paneled(piece):  # seen from above, as it lies
@@ -335,19 +580,21 @@ class _Canvas:
             h = height
             pts = (f"{_num(cx - half)},{_num(base)} {_num(cx + half)},{_num(base)} "
                    f"{_num(cx)},{_num(base - h)}")
-            self.add(f'<polygon points="{pts}" fill="{fill}" stroke="{stroke}" '
-                     f'stroke-width="1">{title}</polygon>')
+            self.add(f'<polygon points="{pts}" {paint.attrs()}>{title}</polygon>')
             if label and h >= 11:
-                self.text(cx, base - 3, label, size=min(10, h * 0.55), anchor="middle",
-                          weight="bold", fill=ink)
+                text, size = _pyramid_label(label, half, h)
+                if text:
+                    self.text(cx, base - 2.5, text, size=size, anchor="middle",
+                              weight="bold", fill=paint.ink)
         else:
             side = min(height, unit * 1.1)
             self.add(f'<rect x="{_num(cx - side / 2)}" y="{_num(base - side)}" '
-                     f'width="{_num(side)}" height="{_num(side)}" rx="3" fill="{fill}" '
-                     f'stroke="{stroke}" stroke-width="1">{title}</rect>')
-            if label:
-                self.text(cx, base - side / 2 + 4, label, size=min(11, side * 0.6),
-                          anchor="middle", weight="bold", fill=ink)
+                     f'width="{_num(side)}" height="{_num(side)}" rx="3" '
+                     f'{paint.attrs()}>{title}</rect>')
+            text, size = fit_text(label, side - 4, min(11, side * 0.6))
+            if text:
+                self.text(cx, base - side / 2 + size * 0.36, text, size=size,
+                          anchor="middle", weight="bold", fill=paint.ink)
 
     def card(self, style: PieceStyle, piece: dict[str, Any], cx: float, base: float,
              height: float, fill: str, title: str) -> None:
@@ -360,20 +607,30 @@ class _Canvas:
             self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
                      f'rx="3" fill="{HIDDEN}" stroke="#555" stroke-width="1">{title}</rect>')
             return
-        band = fill if fill != UNKNOWN else style.styled_colour(piece) or "#dddddd"
+        band = style.band(piece)
         self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
                  f'rx="3" fill="#ffffff" stroke="#555" stroke-width="1">{title}</rect>')
+        extra = (f' fill-opacity="{CLEAR_OPACITY}" stroke="{band.stroke}" stroke-width="0.8" '
+                 'stroke-dasharray="3,1.6"') if band.clear else ""
         self.add(f'<rect x="{_num(x + 1)}" y="{_num(y + 1)}" width="{_num(w - 2)}" '
-                 f'height="{_num(h * 0.3)}" rx="2" fill="{band}"/>')
-        code = style.code(piece)
+                 f'height="{_num(h * 0.3)}" rx="2" '
+                 f'fill="{CLEAR_TINT if band.clear else band.colour}"{extra}/>')
         face = style.face(piece)
-        self.text(cx, y + h * (0.6 if face else 0.72), code,
-                  size=max(6.0, min(9.0, w * 1.5 / max(3, len(code)),
-                                    (w - 4) / _ems(code))), anchor="middle",
-                  weight="bold")
+        at = y + h * (0.6 if face else 0.72)
+        code = style.code(piece)
+        size = min(9.0, (w - 4) / text_width(code, 1.0, bold=True))
+        halves = _halves(code)
+        split = min(8.0, (w - 4) / max(text_width(t, 1.0, bold=True) for t in halves))
+        if size >= 7 or size >= split:
+            self.text(cx, at, code, size=size, anchor="middle", weight="bold")
+        else:  # too long for one line (`rainbow1$0`): two, broken where letters end
+            size = split
+            for k, half in enumerate(halves):
+                self.text(cx, at - size * (0.8 - k * 1.05), half, size=size,
+                          anchor="middle", weight="bold")
         if face:
-            self.text(cx, y + h * 0.88, face,
-                      size=max(5.0, min(8.0, w * 1.4 / max(3, len(face)))), anchor="middle")
+            face, size = fit_text(face, w - 3, 8.0, least=4.5, bold=False)
+            self.text(cx, y + h * 0.88, face, size=size, anchor="middle")
 
     # -- pieces with panels, seen from above ----------------------------------------------
 
@@ -403,10 +660,11 @@ class _Canvas:
                 self.add(f'<polygon points="{points}" fill="{fill}" stroke="#ffffff" '
                          f'stroke-width="0.8"/>')
                 label = style.value_label(attr, piece[attr])
-                size = max(6.0, min(13.0, room * 0.5, room * 1.4 / max(1, len(label))))
+                label, size = fit_text(label, room * 0.9, max(6.0, min(13.0, room * 0.5)))
                 name = layout[r][c]  # regions are named by where they lie
                 if name in occupied and not edge_layout(layout):  # above what stands
-                    size = max(5.5, min(8.5, room * 0.2))
+                    label, size = fit_text(style.value_label(attr, piece[attr]), room * 0.9,
+                                           max(5.5, min(8.5, room * 0.2)), least=5.0)
                     ly = ly - room * 0.5 + size * 0.62
                 self.text(lx, ly + size * 0.36, label, size=size, anchor="middle",
                           weight="bold", fill=ink_for(fill))
@@ -428,28 +686,28 @@ class _Canvas:
         """A piece standing on a region, seen from above: a pyramid as a square with its
         four faces (bigger as its size is), anything else as a disc; with a white rim,
         so it shows on any panel."""
-        fill = style.fill(piece) if not piece.get("hidden") else HIDDEN
-        stroke = "#555" if _luminance(fill) > 200 else "#111"
+        paint = style.paint(piece)
+        fill = paint.colour
+        stroke = paint.stroke
         title = f"<title>{escape(style.name(piece))}</title>"
         if style.is_pyramid(piece):
             half = room * (0.15 + 0.12 * style.size_rank(piece))
             x0, y0, x1, y1 = cx - half, cy - half, cx + half, cy + half
             square = (f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(2 * half)}" '
-                      f'height="{_num(2 * half)}" fill="{fill}" ')
-            self.add(square + 'stroke="#ffffff" stroke-width="2.6"/>')
-            self.add(square + f'stroke="{stroke}" stroke-width="0.9">{title}</rect>')
+                      f'height="{_num(2 * half)}" ')
+            self.add(square + 'fill="#ffffff" stroke="#ffffff" stroke-width="2.6"/>')
+            self.add(square + f'{paint.attrs(0.9)}>{title}</rect>')
             self.add(f'<path d="M{_num(x0)},{_num(y0)} L{_num(x1)},{_num(y1)} '
                      f'M{_num(x1)},{_num(y0)} L{_num(x0)},{_num(y1)}" stroke="{stroke}" '
                      'stroke-width="0.7" opacity="0.7"/>')
         else:
             radius = room * 0.22
-            disc = (f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" '
-                    f'fill="{fill}" ')
-            self.add(disc + 'stroke="#ffffff" stroke-width="2.6"/>')
-            self.add(disc + f'stroke="{stroke}" stroke-width="0.9">{title}</circle>')
-            label = style.glyph(piece)
-            if label and len(label) <= 2 and radius >= 6:
-                self.text(cx, cy + radius * 0.4, label, size=radius * 1.1, anchor="middle",
+            disc = f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" '
+            self.add(disc + 'fill="#ffffff" stroke="#ffffff" stroke-width="2.6"/>')
+            self.add(disc + f'{paint.attrs(0.9)}>{title}</circle>')
+            label, size = fit_text(style.glyph(piece), radius * 1.5, radius * 1.1)
+            if label and radius >= 6:
+                self.text(cx, cy + size * 0.36, label, size=size, anchor="middle",
                           weight="bold", fill=ink_for(fill))
 
     def house(self, style: PieceStyle, pieces: list[dict[str, Any]], x: float, y: float,
@@ -735,25 +993,61 @@ def position_svg(game: Game, view_data: dict[str, Any], title: str,
     return c.svg(c.width, y + 6, title)
 
 
+LEGEND_TEXT = 10.0
+"""The legend's type size; its lines are LEGEND_LINE apart."""
+LEGEND_LINE = 12.5
+LEGEND_LABEL = 150.0
+"""The widest a legend label may be before it wraps (between words only)."""
+
+
+def _legend_columns(names: list[str], icon: float, gap: float) -> tuple[int, float]:
+    """How many columns the legend has, and how wide a label may be: as many columns as
+    leave every name room in at most three lines, no word of it wider than a line (at
+    most six columns; one when even that fails)."""
+    widest_word = max([text_width(w, LEGEND_TEXT) for n in names for w in n.split()] + [1.0])
+    widest = max([text_width(n, LEGEND_TEXT) for n in names] + [1.0])
+    for per_row in range(6, 0, -1):
+        label = (WIDTH - 20 + gap) / per_row - icon - gap
+        if per_row == 1 or (label >= widest_word and label >= min(widest, 90.0) and all(
+                len(wrap_words(n, label, LEGEND_TEXT)) <= 3 for n in names)):
+            return per_row, min(label, max(widest, widest_word))
+    return 1, WIDTH - 20 - icon  # pragma: no cover
+
+
 def legend_svg(game: Game, pieces: list[dict[str, Any]], title: str) -> str:
-    """One of each kind of piece, with its name (for the components section)."""
+    """One of each kind of piece, with its name (for the components section). The items
+    stand in columns as wide as the widest label needs (labels wrap between words, never
+    inside one), so no label runs into the next piece."""
     style = PieceStyle(game)
     c = _Canvas()
-    box = 118.0
-    per_row = int((WIDTH - 20) // box)
-    for i, p in enumerate(pieces):
-        r, col = divmod(i, per_row)
-        gx, gy = 10 + col * box, 8 + r * 64
-        if style.cards:  # a card is read by what is printed on it: draw it larger
-            c.piece(style, p, gx + 20, gy + 54, 16, 46)
-        else:
-            c.piece(style, p, gx + 20, gy + 40, 16, 34)
-        name = style.name(p)
-        face = style.face(p)
-        lines = textwrap.wrap(name, 16, break_long_words=True)[:2] or [""]
+    icon, gap = 44.0, 16.0
+    names = [(p, style.name(p), style.face(p)) for p in pieces]
+    per_row, label = _legend_columns([n for _, n, _ in names], icon, gap)
+    items: list[tuple[dict[str, Any], list[tuple[str, float]]]] = []
+    for p, name, face in names:
+        lines = wrap_words(name, label, LEGEND_TEXT)
         if face:
             lines.append(face)
-        for k, line in enumerate(lines):  # at spaces, as a reader breaks a name
-            c.text(gx + 42, gy + (26 if face else 32) + 12 * k, line, size=10)
-    rows = (len(pieces) + per_row - 1) // per_row
-    return c.svg(WIDTH, 16 + rows * 64, title)
+        # a word wider than a line is shrunk to fit, never broken
+        items.append((p, [(line, min(LEGEND_TEXT, label / max(
+            text_width(line, 1.0), 0.1))) for line in lines]))
+    column = (WIDTH - 20 + gap) / per_row
+    tall = 58.0 if style.cards else 44.0
+    y = 8.0
+    for start in range(0, len(items), per_row):
+        row = items[start:start + per_row]
+        height = max([tall] + [len(lines) * LEGEND_LINE + 8 for _, lines in row])
+        for col, (p, lines) in enumerate(row):
+            gx = 10 + col * column
+            middle = y + height / 2
+            if style.cards:  # a card is read by what is printed on it: draw it larger
+                c.piece(style, p, gx + 20, middle + 26, 16, 46)
+            elif style.is_pyramid(p) or style.paneled(p):
+                c.piece(style, p, gx + 20, middle + 17, 16, 34)
+            else:  # a tile (a die): as tall as a pyramid's middle
+                c.piece(style, p, gx + 20, middle + 12, 22, 24)
+            first = middle - (len(lines) - 1) * LEGEND_LINE / 2 + 3.5
+            for k, (line, size) in enumerate(lines):
+                c.text(gx + icon, first + k * LEGEND_LINE, line, size=size)
+        y += height + 10
+    return c.svg(WIDTH, y + 2, title)

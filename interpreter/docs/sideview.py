@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 from interpreter.docs.diagrams import (
     PieceStyle,
     _Canvas,
-    _luminance,
     _num,
     square_xy,
+    text_width,
 )
 
 if TYPE_CHECKING:
@@ -40,8 +40,9 @@ PLOT = 300.0
 """The height in pixels of the tallest altitude on the scale."""
 HOUSE = 140.0
 """The width in pixels of a house (a card's edge)."""
-LABELS = 112.0
-"""Room for the stories' labels, right of each house."""
+LABELS = 136.0
+"""Room for the stories' labels, right of each house (`ground card: 25.75 mm` at 10
+px, after its leader)."""
 
 
 @dataclass
@@ -163,7 +164,8 @@ def side_view_svg(game: Game, stacks: list[tuple[str, list[dict[str, Any]]]],
     slot = HOUSE + LABELS + 24
     per_row = min(PER_ROW, max(1, len(placed)))
     width = max(300.0, left + 16 + per_row * slot)
-    c.text(10, 18, title, size=14, weight="bold")
+    heading = min(14.0, (width - 20) / text_width(title, 1.0, bold=True))
+    c.text(10, 18, title, size=heading, weight="bold")  # shrunk to the picture's width
     rows = [placed[i:i + PER_ROW] for i in range(0, len(placed), PER_ROW)] or [[]]
     top = 48.0
     for row in rows:
@@ -233,10 +235,10 @@ def _house(c: _Canvas, game: Game, style: PieceStyle, found: list[Layer], x0: fl
             labels.append((y1 - 0.6, f"{name}: {show_height(game, layer.top)}"))
         else:  # a piece lying flat on what is beneath it
             w = HOUSE * 0.4
-            fill = style.fill(layer.piece)
+            paint = style.paint(layer.piece)
             c.add(f'<rect x="{_num(x0 + HOUSE / 2 - w / 2)}" y="{_num(min(y0, y1))}" '
-                  f'width="{_num(w)}" height="{_num(max(1.5, abs(y0 - y1)))}" fill="{fill}" '
-                  'stroke="#333" stroke-width="0.8"/>')
+                  f'width="{_num(w)}" height="{_num(max(1.5, abs(y0 - y1)))}" '
+                  f'{paint.attrs(0.8)}/>')
         i += 1
     last = found[-1]
     if not last.paneled:
@@ -270,20 +272,18 @@ def _standing(c: _Canvas, style: PieceStyle, layer: Layer, cx: float, ground: fl
     """A piece standing on a region: a pyramid in profile (as wide as its size), anything
     else as a block; one in a back row paler, a little to the right."""
     y0, y1 = ground - layer.base * px, ground - layer.top * px
-    fill = style.fill(layer.piece)
-    stroke = "#555" if _luminance(fill) > 200 else "#111"
+    paint = style.paint(layer.piece)
     opacity = ' opacity="0.55"' if behind else ""
     title = f"<title>{escape(style.name(layer.piece))}</title>"
     if style.is_pyramid(layer.piece):
         half = room * (0.26 + 0.16 * style.size_rank(layer.piece))
         c.add(f'<polygon points="{_num(cx - half)},{_num(y0)} {_num(cx + half)},{_num(y0)} '
-              f'{_num(cx)},{_num(y1)}" fill="{fill}" stroke="{stroke}" stroke-width="1"'
-              f"{opacity}>{title}</polygon>")
+              f'{_num(cx)},{_num(y1)}" {paint.attrs()}{opacity}>{title}</polygon>')
     else:
         half = room * 0.22
         c.add(f'<rect x="{_num(cx - half)}" y="{_num(y1)}" width="{_num(2 * half)}" '
-              f'height="{_num(max(1.5, y0 - y1))}" rx="3" fill="{fill}" stroke="{stroke}" '
-              f'stroke-width="1"{opacity}>{title}</rect>')
+              f'height="{_num(max(1.5, y0 - y1))}" rx="3" {paint.attrs()}{opacity}>'
+              f"{title}</rect>")
 
 
 def _labels(c: _Canvas, labels: list[tuple[float, str]], x: float, lowest: float) -> None:

@@ -9,9 +9,17 @@ generated from these models, for editors.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import (
+    AfterValidator,
+    Field,
+    StrictInt,
+    StringConstraints,
+    WithJsonSchema,
+    model_validator,
+)
 
 from interpreter.errors import Location
 from interpreter.load.located import Expr, Name, Node, Template
@@ -55,6 +63,37 @@ class OptionDecl(Node):
     max: int | None = None
 
 
+NAMED_COLOURS: dict[str, str] = {
+    "red": "#d7263d", "yellow": "#f4c20d", "green": "#2e9e44", "blue": "#1f6fd1",
+    "black": "#262626", "white": "#f7f7f7", "grey": "#9a9a9a", "gray": "#9a9a9a",
+    "purple": "#8e44ad", "orange": "#f07f13", "clear": "#cfe9f3", "cyan": "#1fb8cf",
+    "pink": "#f06ba8", "brown": "#8b5a2b", "silver": "#c0c0c0", "gold": "#d4a017",
+    "violet": "#7f3fbf", "magenta": "#d633a8", "teal": "#138d90", "lime": "#8cc63f",
+    "navy": "#1f2f6b", "maroon": "#7a1f2b", "olive": "#7b7d2a", "beige": "#e9dcc0",
+    "transparent": "#cfe9f3",
+}
+"""The colour names a ruleset may use for its pieces, and how the pictures draw them (clear
+and transparent are drawn see-through: this hex is how they look over white)."""
+
+
+def _colour_spec(text: str) -> str:
+    """A value's colour as the pictures take it: CSS hex (#RGB → #RRGGBB) or a known name,
+    lower case; anything else is an error where it is written."""
+    word = text.strip().lower()
+    if re.fullmatch(r"#[0-9a-f]{3}", word):
+        return "#" + "".join(ch * 2 for ch in word[1:])
+    if re.fullmatch(r"#[0-9a-f]{6}", word) or word in NAMED_COLOURS:
+        return word
+    raise ValueError(f"'{text}' is not a colour: write #RRGGBB, #RGB or one of "
+                     + ", ".join(NAMED_COLOURS))
+
+
+ColourSpec = Annotated[str, AfterValidator(_colour_spec), WithJsonSchema({"anyOf": [
+    {"type": "string", "pattern": "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"},
+    {"type": "string", "enum": list(NAMED_COLOURS)}]})]
+GlyphSpec = Annotated[str, StringConstraints(min_length=1, max_length=4, strip_whitespace=True)]
+
+
 class AttributeDecl(Node):
     """A piece attribute (colour, size ...) with its possible values."""
 
@@ -66,6 +105,27 @@ class AttributeDecl(Node):
     styles: dict[int | str, str] = Field(default_factory=dict,
                                          description="terminal style of a value, "
                                                      "e.g. red: bold red")
+    colours: dict[int | str, ColourSpec] = Field(
+        default_factory=dict, description="the colour a value is drawn in by the rulebook's "
+        "pictures: #RRGGBB, #RGB or a colour name (" + ", ".join(NAMED_COLOURS) + "; clear "
+        "is drawn see-through, with a dashed outline), e.g. x: '#c0392b'. Without it, a "
+        "value named after a colour is drawn in it, else in its style's colour, else in a "
+        "colour of a fixed palette by the value's place")
+    glyphs: dict[int | str, GlyphSpec] = Field(
+        default_factory=dict, description="the symbol the rulebook's pictures print on a "
+        "piece for a value (1 to 4 characters, e.g. o: ◯), instead of its short form; "
+        "the terminal and the move codes keep the short form")
+
+    @model_validator(mode="after")
+    def _mappings_name_values(self) -> AttributeDecl:
+        """A colour or glyph for a value the attribute lacks is a typo the pictures would
+        silently ignore."""
+        for what, mapping in (("colours", self.colours), ("glyphs", self.glyphs)):
+            for v in mapping:
+                if v not in self.values:
+                    raise ValueError(f"{what} gives '{v}', which is not one of this "
+                                     f"attribute's values ({', '.join(map(str, self.values))})")
+        return self
 
 
 class PanelsDecl(Node):
