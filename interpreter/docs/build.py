@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import markdown
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
+from interpreter.docs.print_layout import MARGIN_MM, cover_picture, page_box, print_parts
 from interpreter.docs.rulebook import Rulebook, build_rulebook
 from interpreter.docs.variant_page import VariantPage, build_variant_page
 from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError, UsageError
@@ -229,7 +229,8 @@ def render_variant(env: jinja2.Environment, page: VariantPage, print_link: str |
 
 
 def print_html(env: jinja2.Environment, book: Rulebook, paper: str = "A4") -> str:
-    """A standalone, print-ready page: no navigation, SVGs inline, one part per page."""
+    """A standalone, print-ready page: no navigation, SVGs inline, a cover with the
+    contents, then the sections running on from page to page."""
     text = render_game(env, book, print_link=None)
     return _print_page(env, book, text, {d.file: d.svg for d in book.diagrams}, paper,
                        paged=True)
@@ -245,25 +246,17 @@ def print_variant_html(env: jinja2.Environment, page: VariantPage, paper: str = 
 
 def _print_page(env: jinja2.Environment, book: Rulebook | VariantPage, text: str,
                 svgs: dict[str, str], paper: str, paged: bool) -> str:
+    """The print template around a page's HTML: with `paged`, a cover (the title block,
+    the set-up picture and the contents) before sections that run on from page to page."""
     text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
-    html = markdown.markdown(text, extensions=["tables", "attr_list", "sane_lists"],
-                             output_format="html")
-
-    def inline(m: re.Match[str]) -> str:
-        svg = svgs.get(m.group(2))
-        if svg is None:
-            return m.group(0)
-        body = svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg
-        return f'<figure aria-label="{m.group(1)}">{body.strip()}</figure>'
-
-    html = re.sub(r'<p><img alt="([^"]*)" src="([^"]+)" ?/?></p>', inline, html)
-    html = re.sub(r'<img alt="([^"]*)" src="([^"]+)" ?/?>', inline, html)
-    parts = re.split(r"(?=<h2[ >])", html) if paged else [html]
-    if len(parts) > 2:  # the title and the overview share the first page
-        parts = [parts[0] + parts[1], *parts[2:]]
-    body = "\n".join(f'<section class="part">\n{p.strip()}\n</section>' for p in parts
-                     if p.strip())
-    page = render(env, "print.html.j2", book=book, body=body, paper=paper)
+    picture = None
+    if paged and isinstance(book, Rulebook):
+        picture = cover_picture(svgs, book.setup_diagram.file, book.legend.file)
+    parts = print_parts(text, svgs, picture=picture, box=page_box(paper))
+    page = render(env, "print.html.j2", book=book, body=parts.cover + "\n" + parts.body,
+                  cover=parts.cover, sections=parts.body, contents=parts.contents,
+                  picture=parts.picture, paged=paged, paper=paper, box=page_box(paper),
+                  margins=MARGIN_MM)
     return _tidy(page)
 
 
