@@ -327,29 +327,29 @@ def test_worked_examples_come_from_scenario_cases(book: Rulebook) -> None:
         {"label": "Altitude of Water (mm)", "value": "60.9"},
         {"label": "Cards in the house on 0,0", "value": "3"}]
     assert first.houses is not None and "story 3: 61.2 mm" in first.houses.svg
-    assert ">3 stories<" in first.board.svg
+    assert ">3 stories<" in first.before.svg
     assert second.values == [{"label": "What shows top left on 1,0", "value": "Fire"}]
-    assert "after the moves `r1 1,0 tl`" in second.where
+    assert [m.notation for m in second.moves] == ["r1 1,0 tl"]
     files = {d.file for d in book.diagrams}
-    assert {"case-1.svg", "case-1-side.svg", "case-2.svg", "panels.svg"} <= files
+    assert {"example-1.svg", "example-1-side.svg", "example-2.svg", "example-2-1.svg",
+            "panels.svg"} <= files
     page = render_game(environment(), book, None)
     assert "## Examples" in page and "### Altitudes in a house of three stories" in page
     assert "| Altitude of Earth (mm) | 105.65 |" in page
-    assert "![Altitudes in a house of three stories: the position](case-1.svg)" in page
+    assert "![Altitudes in a house of three stories: the position](example-1.svg)" in page
     assert "The second story's card lies on the tips" in page
-    assert build_rulebook(load(HOUSES)).case_examples[0].board.svg == first.board.svg
+    assert build_rulebook(load(HOUSES)).case_examples[0].before.svg == first.before.svg
 
 
-def copy_houses(tmp_path: Path, old: str = "", new: str = "",
-                tests: tuple[str, str] | None = None) -> Path:
+def copy_houses(tmp_path: Path, old: str = "", new: str = "") -> tuple[Path, Path]:
+    """The houses ruleset and its tests file in `tmp_path`, `old` replaced by `new` in
+    the tests file."""
     ruleset = tmp_path / "houses.yaml"
-    ruleset.write_text(HOUSES.read_text(encoding="utf-8").replace(old, new),
-                       encoding="utf-8")
+    shutil.copy(HOUSES, ruleset)
+    tests = tmp_path / "houses.tests.yaml"
     text = (RULESETS / "houses.tests.yaml").read_text(encoding="utf-8")
-    if tests:
-        text = text.replace(*tests)
-    (tmp_path / "houses.tests.yaml").write_text(text, encoding="utf-8")
-    return ruleset
+    tests.write_text(text.replace(old, new), encoding="utf-8")
+    return ruleset, tests
 
 
 def line_of(path: Path, text: str) -> int:
@@ -357,42 +357,34 @@ def line_of(path: Path, text: str) -> int:
                 if text in line)
 
 
-@pytest.mark.parametrize("old, new, tests, where, message", [
-    ("- case: a house of three stories", "- case: a house of three storeys", None,
-     "- case: a house of three storeys",
-     r"no case is called 'a house of three storeys' in houses\.tests\.yaml(.|\n)*"
-     r"did you mean 'a house of three stories'\?"),
-    ("value: highest(fire) / 1000", "value: highest(fyre) / 1000", None,
+@pytest.mark.parametrize("old, new, where, message", [
+    ("value: highest(fire) / 1000", "value: highest(fyre) / 1000",
      "highest(fyre)", r"unknown name 'fyre'(.|\n)*did you mean 'fire'"),
-    ("value: highest(water) / 1000", "value: highest(water) // 0", None,
-     "highest(water) // 0", r"'Altitude of Water \(mm\)' cannot be worked out on the "
-                            r"position of case 'a house of three stories'"),
-    ("", "", ('moves: ["r1 1,0 tl"]', 'moves: ["b1 1,0 tl"]'), "- case: a pyramid goes up",
-     r"the case 'a pyramid goes up' cannot be played for this example: move 1 'b1 1,0 tl'"),
+    ("value: highest(water) / 1000", "value: highest(water) // 0", "- name: a house of three",
+     r"the case 'a house of three stories' is an example of the rulebook, but it fails"),
+    ('moves: ["r1 1,0 tl"]', 'moves: ["b1 1,0 tl"]', "- name: a pyramid goes up",
+     r"the case 'a pyramid goes up' is an example of the rulebook, but it fails: "
+     r"move 1 'b1 1,0 tl'"),
+    ("caption: A pyramid on a turned card", "captoin: A pyramid on a turned card",
+     "captoin:", r"unknown key 'captoin'(.|\n)*did you mean 'caption'"),
 ])
 def test_mistakes_in_the_examples_are_located(tmp_path: Path, old: str, new: str,
-                                              tests: tuple[str, str] | None, where: str,
-                                              message: str) -> None:
-    ruleset = copy_houses(tmp_path, old, new, tests)
+                                              where: str, message: str) -> None:
+    ruleset, tests = copy_houses(tmp_path, old, new)
     with pytest.raises(RulesetError) as caught:
         build_rulebook(load(ruleset))
     text = str(caught.value)
     assert re.search(message, text), text
-    assert text.startswith(f"{ruleset}:{line_of(ruleset, where)}:")
-
-
-def test_examples_need_the_tests_file(tmp_path: Path) -> None:
-    ruleset = copy_houses(tmp_path)
-    (tmp_path / "houses.tests.yaml").unlink()
-    with pytest.raises(RulesetError, match=r"no houses\.tests\.yaml next to the ruleset"):
-        build_rulebook(load(ruleset))
+    assert text.startswith(f"{tests}:{line_of(tests, where)}:")
 
 
 def test_a_skipped_rulebook_says_the_did_you_mean(tmp_path: Path) -> None:
     folder = tmp_path / "rulesets"
     folder.mkdir()
-    copy_houses(folder, "- case: a house of three stories", "- case: a house of 3 stories")
+    copy_houses(folder, "caption: A pyramid on a turned card",
+                "captoin: A pyramid on a turned card")
     shutil.copy(TILES, folder / "tiles.yaml")
     books, _, skipped = load_all(folder)
     assert [b.name for b in books] == ["tiles"]
-    assert "did you mean 'a house of three stories'?" in skipped["houses.yaml"]
+    assert "houses.tests.yaml:" in skipped["houses.yaml"]
+    assert "key 'caption'" in skipped["houses.yaml"]

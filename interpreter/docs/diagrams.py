@@ -20,9 +20,10 @@ The output depends on nothing but the view: no random ids, no timestamps.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from typing import TYPE_CHECKING, Any
 
 from interpreter.load.schema import NAMED_COLOURS
@@ -548,6 +549,12 @@ class _Canvas:
         self.parts: list[str] = []
         self.width = WIDTH
         """The picture's width: WIDTH, or more for a board that needs it."""
+        self.anchors: dict[str, tuple[float, float, float, float]] = {}
+        """Where each place drawn is (x, y, width, height), by the game's name for it:
+        what arrows and highlights point at."""
+        self.ports: dict[str, tuple[float, float]] = {}
+        """Where an arrow meets a place, when not at its middle (a pile: after its
+        title)."""
 
     def add(self, text: str) -> None:
         self.parts.append(text)
@@ -856,6 +863,7 @@ def _grid(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any], 
                   f'height="{_num(cell)}" fill="#faf8f3" stroke="#ddd5c4" '
                   'stroke-width="1" stroke-dasharray="3,3"/>')
             continue
+        c.anchors[name] = (gx, gy, cell, cell)
         shade = "#f3efe6" if open_grid or (row + col) % 2 == (rows - 1) % 2 else "#e6dfcf"
         c.add(f'<rect x="{_num(gx)}" y="{_num(gy)}" width="{_num(cell)}" '
               f'height="{_num(cell)}" fill="{shade}" stroke="#7a6f5a" stroke-width="1"/>')
@@ -901,6 +909,7 @@ def _slots(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
     for i, (name, p) in enumerate(used):
         r, col = divmod(i, per_row)
         gx, gy = 10 + col * slot, y + r * (room + 22)
+        c.anchors[name] = (gx + 2, gy, slot - 4, room)
         c.add(f'<rect x="{_num(gx + 2)}" y="{_num(gy)}" width="{_num(slot - 4)}" '
               f'height="{_num(room)}" rx="4" fill="#f3efe6" stroke="#b9ae98"/>')
         c.text(gx + slot / 2, gy + room + 13, name.split(":")[-1], size=10, anchor="middle",
@@ -958,13 +967,153 @@ def _pile(c: _Canvas, style: PieceStyle, title: str, place: dict[str, Any],
     return y + rows * row + 4
 
 
+def _pile_at(c: _Canvas, style: PieceStyle, title: str, place: dict[str, Any], y: float,
+             name: str) -> float:
+    """A pile, remembered under its place's name (around its title and first pieces);
+    arrows meet it just after its title."""
+    first = len(c.parts)
+    bottom = _pile(c, style, title, place, y)
+    kinds = len(_kinds(style, place.get("pieces") or []))
+    box = 66.0 if style.cards else 58.0
+    width = max(170.0, min(WIDTH - 20.0, kinds * box))
+    c.anchors[name] = (8.0, y, width, bottom - y)
+    heading = re.search(r">([^<]*)</text>", c.parts[first]) if len(c.parts) > first else None
+    said = unescape(heading.group(1)) if heading else title
+    c.ports[name] = (10 + _ems(said) * 13.2 + 16, y + 10)  # bold titles run wide
+    return bottom
+
+
+# -- what a move changed: arrows and highlights ------------------------------------------
+
+MARK = "#7b1fa2"
+"""The colour of arrows and highlights (no piece colour is this purple)."""
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """Pieces that went from one place to another (places named as the game names
+    them: `b2`, `captured[1]`, `stash`)."""
+
+    start: str
+    end: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A place marked with a word: where pieces were captured, created or destroyed."""
+
+    place: str
+    word: str
+
+
+def _zone_word(game: Game, place: str, towards: bool) -> str:
+    """`→ Captured` / `← The stash`: where pieces went to or came from that the picture
+    does not show."""
+    site = game.site_by_name.get(place)
+    label = game.site_zone[site].label if site is not None else place
+    return f"{'→' if towards else '←'} {label}"
+
+
+def _marks(c: _Canvas, game: Game, arrows: Iterable[Arrow],
+           highlights: Iterable[Highlight]) -> None:
+    """Highlights, then arrows over them. An arrow with one end not drawn becomes a
+    highlight of the other end saying where the pieces went or came from."""
+    marks: dict[str, list[str]] = {}
+    for h in highlights:
+        marks.setdefault(h.place, []).append(h.word)
+    drawn = []
+    for a in arrows:
+        start, end = c.anchors.get(a.start), c.anchors.get(a.end)
+        if start is not None and end is not None and a.start != a.end:
+            drawn.append(a)
+        elif start is not None:
+            marks.setdefault(a.start, []).append(_zone_word(game, a.end, True))
+        elif end is not None:
+            marks.setdefault(a.end, []).append(_zone_word(game, a.start, False))
+    for place, words in marks.items():
+        box = c.anchors.get(place)
+        word = ", ".join(dict.fromkeys(words))
+        if place in c.ports:  # a pile: its tag after its title, in the line
+            x, y = c.ports[place]
+            _tag(c, x - 4, y - 8, word)
+        elif box is not None:
+            _highlight(c, box, word)
+    for a in drawn:
+        _arrow(c, _port(c, a.start), _port(c, a.end), a.count)
+
+
+def _port(c: _Canvas, place: str) -> tuple[float, float, float, float]:
+    """Where an arrow meets a place, as a box around that point."""
+    point = c.ports.get(place)
+    if point is None:
+        return c.anchors[place]
+    return (point[0] - 12, point[1] - 12, 24.0, 24.0)
+
+
+def _highlight(c: _Canvas, box: tuple[float, float, float, float], word: str) -> None:
+    x, y, w, h = box
+    c.add(f'<rect x="{_num(x + 1.5)}" y="{_num(y + 1.5)}" width="{_num(w - 3)}" '
+          f'height="{_num(h - 3)}" rx="4" fill="none" stroke="{MARK}" stroke-width="3" '
+          'stroke-dasharray="7,4"/>')
+    tag = 12 + _ems(word) * 10.5
+    _tag(c, x + w - tag - 4, max(y - 6, 1.0), word)  # on the top edge, at the right
+
+
+def _tag(c: _Canvas, x: float, y: float, word: str) -> None:
+    """A word on a purple label whose top left is near (x, y), kept in the picture."""
+    tag = 12 + _ems(word) * 10.5
+    tx = min(max(x, 2.0), c.width - tag - 2)
+    c.add(f'<rect x="{_num(tx)}" y="{_num(y)}" width="{_num(tag)}" height="15" '
+          f'rx="7" fill="{MARK}" stroke="#ffffff" stroke-width="1"/>')
+    c.text(tx + tag / 2, y + 11, word, size=10, anchor="middle", weight="bold",
+           fill="#fff")
+
+
+def _arrow(c: _Canvas, start: tuple[float, float, float, float],
+           end: tuple[float, float, float, float], count: int) -> None:
+    """A curved arrow from the middle of one place to the edge of the middle of another
+    (arrows from one place bend by their length, so they never lie on each other)."""
+    x0, y0 = start[0] + start[2] / 2, start[1] + start[3] / 2
+    x1, y1 = end[0] + end[2] / 2, end[1] + end[3] / 2
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    back = min(end[2], end[3]) * 0.4  # stop at the place's edge, clear of its pieces
+    x1, y1 = x1 - ux * back, y1 - uy * back
+    bend = 0.2 * length
+    mx, my = (x0 + x1) / 2 - uy * bend, (y0 + y1) / 2 + ux * bend
+    tx, ty = x1 - mx, y1 - my  # the direction the arrow arrives in
+    t = math.hypot(tx, ty) or 1.0
+    tx, ty = tx / t, ty / t
+    head, half = 13.0, 6.5
+    bx, by = x1 - tx * head, y1 - ty * head
+    path = f'M{_num(x0)},{_num(y0)} Q{_num(mx)},{_num(my)} {_num(bx)},{_num(by)}'
+    c.add(f'<path d="{path}" fill="none" stroke="#ffffff" stroke-width="6.5" '
+          'stroke-linecap="round" opacity="0.85"/>')
+    c.add(f'<path d="{path}" fill="none" stroke="{MARK}" stroke-width="3" '
+          'stroke-linecap="round"/>')
+    points = " ".join(f"{_num(px)},{_num(py)}" for px, py in (
+        (x1, y1), (bx - ty * half, by + tx * half), (bx + ty * half, by - tx * half)))
+    c.add(f'<polygon points="{points}" fill="{MARK}" stroke="#ffffff" stroke-width="1"/>')
+    c.add(f'<circle cx="{_num(x0)}" cy="{_num(y0)}" r="4" fill="{MARK}" '
+          'stroke="#ffffff" stroke-width="1"/>')
+    if count > 1:
+        lx, ly = (x0 + 2 * mx + x1) / 4, (y0 + 2 * my + y1) / 4  # the curve's middle
+        c.add(f'<circle cx="{_num(lx)}" cy="{_num(ly)}" r="10" fill="{MARK}" '
+              'stroke="#ffffff" stroke-width="1.5"/>')
+        c.text(lx, ly + 4, f"×{count}", size=10, anchor="middle", weight="bold",
+               fill="#fff")
+
+
 def _seat_title(label: str, owner: str) -> str:
     return f"{label} (Player {owner})"
 
 
 def position_svg(game: Game, view_data: dict[str, Any], title: str,
-                 zones: Iterable[str] | None = None) -> str:
-    """The position a view shows, as one SVG document."""
+                 zones: Iterable[str] | None = None, arrows: Iterable[Arrow] = (),
+                 highlights: Iterable[Highlight] = ()) -> str:
+    """The position a view shows, as one SVG document; `arrows` and `highlights` mark
+    what a move changed (an example's picture after the move)."""
     style = PieceStyle(game)
     c = _Canvas()
     y = 6.0
@@ -983,13 +1132,14 @@ def position_svg(game: Game, view_data: dict[str, Any], title: str,
                     y = (_grid(c, style, name, part, y) if info.kind == "grid"
                          else _slots(c, style, name, part, y))
                 else:
-                    y = _pile(c, style, name, part, y)
+                    y = _pile_at(c, style, name, part, y, f"{zone_id}[{owner}]")
         elif info.kind == "grid":
             y = _grid(c, style, info.label, zv, y)
         elif info.kind == "slots":
             y = _slots(c, style, info.label, zv, y)
         else:
-            y = _pile(c, style, info.label, zv, y)
+            y = _pile_at(c, style, info.label, zv, y, zone_id)
+    _marks(c, game, arrows, highlights)
     return c.svg(c.width, y + 6, title)
 
 

@@ -1,114 +1,92 @@
-"""The rulebook's examples: a real seeded game's first decisions, and the worked
-examples built from the game's scenario cases (so every example is proven by
-``tabletop test``)."""
+"""The rulebook's examples: the scenario cases marked ``example:`` in the game's tests
+file, each drawn before and after its shown moves (arrows for what moved, highlights
+where pieces left the board), with the moves and the game's words, and the case's
+checks stated in English. An example is a case, so ``tabletop test`` proves it; a case
+that fails stops the rulebook rather than print a wrong example.
+
+Also the set-up picture: a real seeded set-up (``rulebook.example_seed``)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from interpreter.agents.random_agent import RandomAgent
-from interpreter.compile.english import join_words
-from interpreter.compile.expressions import ExpressionError, located
-from interpreter.compile.program import collect_locals
+from interpreter.compile.english import Describer, describer_for, join_words
 from interpreter.docs import sideview
-from interpreter.docs.diagrams import position_svg
+from interpreter.docs.diagrams import Arrow, Highlight, position_svg
 from interpreter.docs.figure import Diagram, sentence
-from interpreter.errors import Location, RulesetError, TabletopError, did_you_mean
+from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError
 from interpreter.load.catalog import tests_file_for
 from interpreter.load.loader import LoadedRuleset
-from interpreter.run.game import Game
-from interpreter.run.playout import make_agents
+from interpreter.run.game import Game, normalize_notation
+from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
-from interpreter.scenarios.runner import CaseCannotRun, case_position, load_scenario_file
-
-EXAMPLE_DECISIONS = 4
-"""Pictures in the worked example (decisions that change what everyone sees)."""
-MAX_EXAMPLE_DECISIONS = 12
+from interpreter.scenarios.runner import (
+    CaseCannotRun,
+    case_move,
+    case_seat,
+    case_start,
+    check_case,
+    load_scenario_file,
+)
 
 
 @dataclass
-class ExampleStep:
-    number: int
+class ExampleMove:
+    """One shown move: who made it, in words, what the game said and the picture after."""
+
     seat: str
-    prompt: str
     label: str
     notation: str
+    secret: bool
     said: list[str]
     after: Diagram | None
-    turn: int
-    secret: bool = False
-
+    """None when nothing everyone can see changed."""
 
 
 @dataclass
 class CaseExampleDoc:
-    """A worked example from a scenario case (rulebook.examples)."""
+    """An illustrated example: a scenario case marked ``example:``."""
 
     title: str
     text: str
     case: str
     where: str
-    """Where the position comes from, in a sentence."""
-    board: Diagram
+    """How the example starts, in sentences."""
+    before: Diagram
+    moves: list[ExampleMove]
+    ending: str
+    """Who won and the scores, when the game is over."""
+    checks: list[str]
+    """What the case checks afterwards, in sentences."""
+    proof: str
+    """Which case of which tests file this is (and so what proves it)."""
     houses: Diagram | None
     """The side views of its houses, when it has any."""
     values: list[dict[str, str]]
-    """`label` and `value` of each value asked for, evaluated on the position."""
+    """`label` and `value` of each value asked for, on the last position."""
+
+    def diagrams(self) -> list[Diagram]:
+        """Every picture of the example, in the order the page shows them."""
+        return [self.before, *(m.after for m in self.moves if m.after),
+                *([self.houses] if self.houses else [])]
 
 
-
-def seeded_example(game: Game, players: int, base: str) -> tuple[list[ExampleStep], Diagram]:
-    """The first decisions of a real seeded game; a picture after each decision that
-    changes what everyone can see (a secret choice changes nothing visible)."""
+def setup_picture(game: Game, players: int, base: str) -> Diagram:
+    """The position after a real seeded set-up (`rulebook.example_seed`)."""
     seed = game.ruleset.rulebook.example_seed
     state = game.new_state(players, seed)
-    first = view(game, state, SPECTATOR)
-    setup = Diagram(f"{base}setup.svg", f"{game.title}: the position after set-up "
-                    f"(seed {seed}, {players} players)",
-                    position_svg(game, first, f"{game.title} after set-up"))
-    agents = make_agents(players, seed)
-    steps: list[ExampleStep] = []
-    shown_zones = first["zones"]
-    pictures = 0
-    for number in range(1, MAX_EXAMPLE_DECISIONS + 1):
-        seats = game.deciding_seats(state)
-        if not seats or state.over or pictures >= EXAMPLE_DECISIONS:
-            break
-        seat = seats[0]
-        decision = game.decision(state)
-        options = game.legal_options(state, seat)
-        agent = agents[seat]
-        index = (agent.choose_raw([o.kind for o in options]) if isinstance(agent, RandomAgent)
-                 else 0)
-        chosen = options[index]
-        seen_before = len(view(game, state, SPECTATOR)["log"])
-        turn = state.turn
-        state = game.apply(state, seat, chosen)
-        seen = view(game, state, SPECTATOR)
-        said = [e["say"] if e["say"] is not None else
-                "(a message about a card that onlookers cannot see now)"
-                for e in seen["log"][seen_before:] if "say" in e]
-        after = None
-        if seen["zones"] != shown_zones:
-            pictures += 1
-            shown_zones = seen["zones"]
-            after = Diagram(f"{base}example-{pictures}.svg",
-                            f"After decision {number}: {chosen.label}",
-                            position_svg(game, seen,
-                                         f"{game.title}: after decision {number}"))
-        steps.append(ExampleStep(number, game.seat_name(seat),
-                                 decision.prompt if decision else "", chosen.label,
-                                 chosen.notation, said, after, turn,
-                                 decision.simultaneous if decision else False))
-    return steps, setup
+    return Diagram(f"{base}setup.svg", f"{game.title}: the position after set-up "
+                   f"(seed {seed}, {players} players)",
+                   position_svg(game, view(game, state, SPECTATOR),
+                                f"{game.title} after set-up"))
 
 
-
-def _example_value(game: Game, value: Any) -> str:
-    """A value under a worked example, as a reader reads it."""
+def example_value(game: Game, value: Any) -> str:
+    """A value in an example, as a reader reads it."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
@@ -118,86 +96,228 @@ def _example_value(game: Game, value: Any) -> str:
     if isinstance(value, str):
         return str(game.value_names.get(value, value))
     if isinstance(value, list | tuple):
-        return ", ".join(_example_value(game, v) for v in value) or "none"
+        return join_words([example_value(game, v) for v in value]) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {example_value(game, v)}" for k, v in value.items())
     return str(value)
 
 
-
 def case_examples(game: Game, loaded: LoadedRuleset, base: str) -> list[CaseExampleDoc]:
-    """The worked examples of `rulebook.examples`: each names a case of the game's tests
-    file, whose position (after its moves) is drawn, with the values asked for."""
-    decls = game.ruleset.rulebook.examples
-    if not decls:
-        return []
-    source = loaded.source
-
-    def fail(message: str, loc: Location | None, hint: str | None = None) -> RulesetError:
-        return RulesetError([source.diagnostic(message, loc, None, hint)])
-
+    """The examples of the game's tests file (``<game>.tests.yaml`` next to the ruleset):
+    its cases marked ``example:``, in the file's order."""
     tests = tests_file_for(Path(loaded.path))
     if not tests.is_file():
-        raise fail(f"rulebook examples come from the game's scenario tests, but there is "
-                   f"no {tests.name} next to the ruleset", decls[0].case.loc)
+        return []
     suite = load_scenario_file(tests)
-    cases = {p.case.name: p for p in suite.cases}
+    marked = [p for p in suite.cases if p.case.example is not None]
+    lines = tests.read_text(encoding="utf-8").splitlines() if marked else []
     out = []
-    for n, ex in enumerate(decls, 1):
-        name = ex.case.text
-        prepared = cases.get(name)
-        if prepared is None:
-            raise fail(f"no case is called '{name}' in {tests.name}", ex.case.loc,
-                       did_you_mean(name, [c.name for c in suite.model.cases]))
+    for n, prepared in enumerate(marked, 1):
         try:
-            state = case_position(prepared)
+            out.append(_example(game, prepared, tests, f"{base}example-{n}"))
         except (CaseCannotRun, TabletopError) as exc:
-            raise fail(f"the case '{name}' cannot be played for this example: "
-                       f"{str(exc).splitlines()[0]}", ex.case.loc) from None
-        g = prepared.game
-        seen = view(g, state, SPECTATOR)
-        grids = [z for z, info in g.zones.items() if info.kind == "grid" and info.on_table]
-        board = Diagram(f"{base}case-{n}.svg", f"{ex.title}: the position",
-                        position_svg(g, seen, f"{game.title}: {ex.title}",
-                                     zones=grids or None))
-        stacks = sideview.houses(g, seen)
-        houses = None
-        if stacks:
-            houses = Diagram(f"{base}case-{n}-side.svg",
-                             f"{ex.title}: the houses seen from the south, to scale",
-                             sideview.side_view_svg(g, stacks, f"{ex.title}: side view"))
-        values = []
-        env = g.env(state)
-        for item in ex.show:
-            try:
-                compiled = g.compile_expression(item.value.text,
-                                                local_names=_turn_names(g))
-            except ExpressionError as exc:
-                raise RulesetError([located(exc, item.value.loc, source)]) from None
-            try:
-                got = compiled(env)
-            except TabletopError as exc:
-                raise fail(f"'{item.label}' cannot be worked out on the position of case "
-                           f"'{name}': {str(exc).splitlines()[0]}", item.value.loc) from None
-            values.append({"label": _cell(item.label), "value": _cell(_example_value(g, got))})
-        moves = [m.notation for m in prepared.moves]
-        where = (f"The position of the scenario test “{name}” ({tests.name}), with "
-                 f"{prepared.players} players"
-                 + (f", after the moves {join_words([f'`{m}`' for m in moves])}" if moves
-                    else "") + ".")
-        if state.over:
-            winners = [g.seat_name(w) for w in state.winners or []]
-            where += (" The game is over: "
-                      + (f"{join_words(winners)} {'wins' if len(winners) == 1 else 'win'}."
-                         if winners else "nobody wins."))
-        out.append(CaseExampleDoc(ex.title, sentence(ex.text) if ex.text else "", name,
-                                  where, board, houses, values))
+            loc = prepared.location
+            line = lines[loc.line - 1] if loc and 0 < loc.line <= len(lines) else None
+            raise RulesetError([Diagnostic(
+                f"the case '{prepared.case.name}' is an example of the rulebook, but it "
+                f"fails: {str(exc).strip()}", loc or Location(str(tests), 1, 1),
+                source_line=line)]) from None
     return out
 
 
+def _example(book_game: Game, p: Any, tests: Path, stem: str) -> CaseExampleDoc:
+    case = p.case
+    ex = case.example
+    game: Game = p.game
+    d = describer_for(game, emphasis=True)
+    shown = len(p.moves) if ex.show is None else ex.show
+    first = len(p.moves) - shown
+    state = case_start(p)
+    for i in range(1, first + 1):
+        case_move(p, state, i)
+    states = [state.copy()]
+    steps: list[tuple[int, Any, bool, list[str]]] = []
+    for i in range(first + 1, len(p.moves) + 1):
+        seat = case_seat(p, state, i)
+        wanted = normalize_notation(p.moves[i - 1].notation)
+        option = next((o for o in game.legal_options(state, seat)
+                       if normalize_notation(o.notation) == wanted), None)
+        decision = game.decision(state)
+        secret = bool(decision and decision.simultaneous)
+        heard = len(view(game, state, SPECTATOR)["log"])
+        case_move(p, state, i)
+        said = [e["say"] if e["say"] is not None else
+                "(a message about a piece that onlookers cannot see now)"
+                for e in view(game, state, SPECTATOR)["log"][heard:] if "say" in e]
+        steps.append((seat, option, secret, said))
+        states.append(state.copy())
+    problems = check_case(p, state)
+    if problems:
+        raise CaseCannotRun("\n".join(problems))
 
-def _turn_names(game: Game) -> frozenset[str]:
-    """Names the turn gives values to (a value may use them, as an expectation may)."""
-    return frozenset(collect_locals(game.ruleset.turn))
+    changes = [_moved(game, a, b) for a, b in pairwise(states)]
+    zones = _zones(game, [pair for moved in changes for pair in moved])
+    title = ex.caption
+    views = [view(game, s, SPECTATOR) for s in states]
+    before = Diagram(f"{stem}.svg", f"{title}: before" if steps else f"{title}: the position",
+                     position_svg(game, views[0], f"{book_game.title}: {title}", zones))
+    moves = []
+    for k, (seat, option, secret, said) in enumerate(steps, 1):
+        label = option.label if option is not None else p.moves[first + k - 1].notation
+        notation = option.notation if option is not None else p.moves[first + k - 1].notation
+        after = None
+        if views[k]["zones"] != views[k - 1]["zones"]:
+            arrows, highlights = _marks(game, changes[k - 1])
+            after = Diagram(f"{stem}-{k}.svg", f"{title}: after “{label}”",
+                            position_svg(game, views[k], f"{book_game.title}: {title}, "
+                                         f"after {notation}", zones, arrows, highlights))
+        moves.append(ExampleMove(game.seat_name(seat), label, notation, secret, said, after))
+    houses = None
+    stacks = sideview.houses(game, views[-1])
+    if stacks:
+        houses = Diagram(f"{stem}-side.svg", f"{title}: the houses seen from the south, "
+                         "to scale", sideview.side_view_svg(game, stacks,
+                                                            f"{title}: side view"))
+    env = game.env(state)
+    values = [{"label": _cell(label), "value": _cell(example_value(game, compiled(env)))}
+              for label, compiled in p.example_values]
+    return CaseExampleDoc(
+        title, sentence(ex.text) if ex.text else "", case.name,
+        _where(book_game, p, first), before, moves, _ending(game, state, views[-1]),
+        _checks(game, d, p, state),
+        f"This example is the scenario “{case.name}” of `{tests.name}`: `tabletop test` "
+        "plays it and checks each of these statements.", houses, values)
 
+
+# -- what changed ---------------------------------------------------------------------------
+
+def _moved(game: Game, before: State, after: State) -> list[tuple[str, str]]:
+    """(from, to) place names of every piece that changed place, by piece."""
+    where = {p: s for s, stack in enumerate(before.sites) for p in stack}
+    out = []
+    for s, stack in enumerate(after.sites):
+        for p in stack:
+            old = where.get(p)
+            if old is not None and old != s:
+                out.append((game.site_name[old], game.site_name[s]))
+    return out
+
+
+def _zones(game: Game, moved: list[tuple[str, str]]) -> list[str]:
+    """What an example draws: the boards on the table, and every zone pieces left or
+    entered in its shown moves (in the game's order of zones)."""
+    touched = {game.site_zone[game.site_by_name[name]].id for pair in moved for name in pair}
+    chosen = [z for z, info in game.zones.items() if info.on_table
+              and (info.kind == "grid" or z in touched)]
+    return chosen or [z for z, info in game.zones.items() if info.on_table]
+
+
+def _marks(game: Game, moved: list[tuple[str, str]]) -> tuple[list[Arrow], list[Highlight]]:
+    """An arrow for each way pieces went (with how many); a highlight, with the pile's
+    name, on a square or slot that pieces left for a pile, unless pieces came back from
+    that pile (a piece exchanged for another)."""
+    counts: dict[tuple[str, str], int] = {}
+    for pair in moved:
+        counts[pair] = counts.get(pair, 0) + 1
+    arrows = [Arrow(a, b, n) for (a, b), n in counts.items()]
+    highlights = []
+    for a, b in counts:
+        to = game.site_zone[game.site_by_name[b]]
+        leaves_board = game.site_zone[game.site_by_name[a]].kind != "pile"
+        if leaves_board and to.kind == "pile" and (b, a) not in counts:
+            highlights.append(Highlight(a, f"→ {to.label}"))
+    return arrows, list(dict.fromkeys(highlights))
+
+
+# -- in words -------------------------------------------------------------------------------
+
+def _where(book_game: Game, p: Any, first: int) -> str:
+    game: Game = p.game
+    options = [f"{o.label}: {example_value(game, game.options[o.id])}"
+               for o in game.ruleset.options
+               if game.options.get(o.id) != book_game.options.get(o.id)]
+    start = (f"from the real set-up with seed {p.seed}" if p.placements is None
+             else "from a position set out by hand")
+    text = (f"With {p.players} players"
+            + (f" (and the option{'s' if len(options) > 1 else ''} {join_words(options)})"
+               if options else "") + f", {start}.")
+    if first:
+        moves = join_words([f"`{m.notation}`" for m in p.moves[:first]])
+        text += (f" The move{'s' if first > 1 else ''} {moves} "
+                 f"lead{'' if first > 1 else 's'} to the position below.")
+    return text
+
+
+def _winners(game: Game, winners: list[int]) -> str:
+    names = [game.seat_name(w) for w in winners]
+    if not names:
+        return "Nobody wins."
+    if len(names) == 1:
+        return f"{names[0]} wins."
+    return f"{join_words(names)} share the win."
+
+
+def _ending(game: Game, state: State, seen: dict[str, Any]) -> str:
+    if not state.over:
+        return ""
+    text = "The game is over. " + _winners(game, state.winners or [])
+    scores = seen.get("scores")
+    if scores:
+        text += " Scores: " + ", ".join(
+            f"{game.seat_name(int(s))} {example_value(game, v)}"
+            for s, v in scores.items()) + "."
+    return text
+
+
+def _checks(game: Game, d: Describer, p: Any, state: State) -> list[str]:
+    """The case's checks as sentences (all of them true: the case passed)."""
+    case = p.case
+    out = [sentence(d.cond(e.expr)) for e in p.expectations]
+    if case.winners is not None:
+        out.append(_winners(game, sorted(set(case.winners))))
+    elif case.over is not None:
+        out.append("The game is over." if case.over else "The game is not over.")
+    if case.deciding is not None:
+        names = [game.seat_name(s) for s in sorted(case.deciding)]
+        out.append(f"{join_words(names)} {'decides' if len(names) == 1 else 'decide'} next."
+                   if names else "Nobody has a decision to make.")
+    seat = case.seat
+    deciding = game.deciding_seats(state)
+    if seat is None and deciding:
+        seat = deciding[0]
+    if seat is not None:
+        who = game.seat_name(seat)
+        labels = {normalize_notation(o.notation): o.label
+                  for o in game.legal_options(state, seat)}
+
+        def said(texts: list[Any]) -> list[str]:
+            return [_lower(labels.get(normalize_notation(t.text), f"play `{t.text}`"))
+                    for t in texts]
+
+        if case.legal is not None:
+            out.append(f"{who} may only " + join_words(said(case.legal), "or") + "."
+                       if case.legal else f"{who} has no legal move.")
+        out.extend(f"{who} may {x}." for x in said(case.legal_includes))
+        out.extend(f"{who} may not play `{t.text}`." for t in case.legal_excludes)
+    for t in case.illegal:
+        text = t.text
+        who_seat, _, rest = text.partition(":")
+        if rest and who_seat.strip().isdigit():
+            out.append(f"{game.seat_name(int(who_seat))} may not play `{rest.strip()}`.")
+        else:
+            out.append(f"{game.seat_name(seat or 1)} may not play `{text}`.")
+    out.extend(_quoted("The game says", t) for t in case.log_includes)
+    out.extend(_quoted("The game never says", t) for t in case.log_excludes)
+    return out
+
+
+def _quoted(said: str, text: str) -> str:
+    return f"{said} “{text}”" + ("" if text.rstrip()[-1:] in ".!?" else ".")
+
+
+def _lower(label: str) -> str:
+    """An option's label inside a sentence: `Move the cap` → `move the cap`."""
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
 
 
 def _cell(text: str) -> str:
@@ -205,4 +325,5 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-__all__ = ["CaseExampleDoc", "ExampleStep", "case_examples", "seeded_example"]
+__all__ = ["CaseExampleDoc", "ExampleMove", "case_examples", "example_value",
+           "setup_picture"]

@@ -28,7 +28,7 @@ from interpreter.docs.diagrams import (
     _Canvas,
     legend_svg,
 )
-from interpreter.docs.examples import CaseExampleDoc, ExampleStep, case_examples, seeded_example
+from interpreter.docs.examples import CaseExampleDoc, case_examples, setup_picture
 from interpreter.docs.figure import Diagram, sentence
 from interpreter.errors import TabletopError
 from interpreter.load.loader import LoadedRuleset
@@ -129,8 +129,6 @@ class Rulebook:
     scoring: str | None
     rulings: list[dict[str, str]]
     options: list[OptionDoc]
-    example: list[ExampleStep]
-    example_intro: str
     diagrams: list[Diagram] = field(default_factory=list)
     panels: Diagram | None = None
     """How the pieces' panels read (a piece upright and turned), for games with panels."""
@@ -701,7 +699,7 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
     seats = (f"{info.seats.min}" if info.seats.min == info.seats.max
              else f"{info.seats.min}–{info.seats.max}")
     components, total, note = _components(game, d)
-    example, setup_diagram = seeded_example(game, players, base)
+    setup_diagram = setup_picture(game, players, base)
     legend = _legend(game, base)
     ranking, scoring = _ranking(game, d)
     rs = game.ruleset
@@ -732,17 +730,11 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
         rulings=[{"id": r.id, "title": humanize(r.id.replace("-", " ")).capitalize(),
                   "text": " ".join(r.text.split())} for r in rs.rulings],
         options=_options(game, loaded, d),
-        example=example,
-        example_intro=(f"A real game with {players} players, set up with seed "
-                       f"{rs.rulebook.example_seed}; the "
-                       f"decisions are those of the random computer player. Each picture "
-                       "shows what every player can see."),
     )
     book.panels, book.panels_note = _panels(game, base, d)
     book.case_examples = case_examples(game, loaded, base)
     book.diagrams = [legend, *([book.panels] if book.panels else []), setup_diagram,
-                     *(s.after for s in example if s.after),
-                     *(dg for x in book.case_examples for dg in (x.board, x.houses) if dg)]
+                     *(dg for x in book.case_examples for dg in x.diagrams())]
     return book
 
 

@@ -365,37 +365,12 @@ class Ruling(Node):
     text: str
 
 
-class ExampleValue(Node):
-    """A value printed under a worked example, evaluated on its position."""
-
-    label: str = Field(description="what the value is, e.g. Fire's altitude")
-    value: Expr = Field(description="an expression of the game's language, evaluated on "
-                        "the example's position, e.g. altitude_of(fire)")
-
-
-class CaseExample(Node):
-    """A worked example in the rulebook, from a scenario case of the game's tests file:
-    its position (after its moves), drawn, with the designer's words and values."""
-
-    case: Name = Field(description="the name of a case in the game's tests file "
-                       "(<game>.tests.yaml)")
-    title: str = Field(description="the example's heading")
-    text: str | None = Field(default=None, description="the designer's words about it")
-    show: list[ExampleValue] = Field(
-        default_factory=list, description="values to print in a table under the "
-        "pictures, each evaluated on the position (altitudes, tie-break keys)")
-
-
 class RulebookDecl(Node):
-    """How the generated rulebook presents the game."""
+    """How the generated rulebook presents the game. Its examples are the scenario cases
+    marked `example:` in the game's tests file (<game>.tests.yaml)."""
 
     example_seed: int = Field(default=1, ge=0, le=10 ** 9, description="the seed of the "
-                              "worked example: choose one whose first moves show the game "
-                              "well (the example is a real seeded game)")
-    examples: list[CaseExample] = Field(
-        default_factory=list, description="worked examples built from scenario cases: "
-        "the rulebook plays each case's position and moves, draws it (and the side views "
-        "of its houses) and prints the designer's text and the values asked for")
+                              "set-up pictured in the rulebook (a real seeded set-up)")
 
 
 class Ruleset(Node):

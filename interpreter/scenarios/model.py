@@ -57,6 +57,18 @@ Format::
         log_includes: ["Eruption from b2"]  # text found in the game's log lines
         log_excludes: ["captures"]          # text found in none of them
 
+        # Optional: show the case in the rulebook as an illustrated example (``tabletop
+        # test`` proves it like any other case). The moves before the shown ones only
+        # reach the position; each shown move is drawn before and after, with arrows
+        # for what moved and marks where pieces left the board, its words and what the
+        # game said; the checks above are stated in words under it.
+        example:
+          caption: A cap move that erupts       # the example's heading
+          text: the designer's words about it   # optional
+          show: 1             # how many of the last moves to show (default: all)
+          values:             # optional: a table of values on the final position
+            - {label: Fire's altitude (mm), value: altitude_of(fire) / 1000}
+
 Pieces are named by the game's piece names (``red large``) or short codes (``rL``).
 Notations are those the game shows for its options (``tabletop play`` lists them).
 """
@@ -83,6 +95,26 @@ Position = dict[Text, PieceList | dict[Text, PieceList]]
 Moves = list[Text | dict[int, Text]]
 
 
+class ExampleValue(Node):
+    """A value printed under an example, evaluated on the case's final position."""
+
+    label: str = Field(description="what the value is, e.g. Fire's altitude")
+    value: Expr = Field(description="an expression of the game's language, e.g. "
+                        "altitude_of(fire)")
+
+
+class Example(Node):
+    """How a case appears in the rulebook as an illustrated example."""
+
+    caption: str = Field(description="the example's heading")
+    text: str | None = Field(default=None, description="the designer's words about it")
+    show: int | None = Field(default=None, ge=0, description="how many of the case's last "
+                             "moves to show, each drawn before and after (default: all); "
+                             "the moves before them only reach the position")
+    values: list[ExampleValue] = Field(default_factory=list, description="values to print "
+                                       "in a table under the example, on its last position")
+
+
 class Case(Node):
     """One named scenario: a start, decisions, and what must hold afterwards."""
 
@@ -106,6 +138,8 @@ class Case(Node):
     winners: list[int] | None = None
     log_includes: list[str] = Field(default_factory=list)
     log_excludes: list[str] = Field(default_factory=list)
+    example: Example | None = Field(default=None, description="show this case in the "
+                                    "rulebook as an illustrated example")
 
 
 class ScenarioFile(Node):
@@ -117,4 +151,4 @@ class ScenarioFile(Node):
     cases: list[Case]
 
 
-__all__ = ["Case", "ScenarioFile", "Text"]
+__all__ = ["Case", "Example", "ExampleValue", "ScenarioFile", "Text"]

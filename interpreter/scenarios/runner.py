@@ -37,7 +37,7 @@ from interpreter.load.located import Expr
 from interpreter.load.yaml_source import LocatedDict, LocatedList, Source, locate, read_yaml
 from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.state import State
-from interpreter.scenarios.model import Case, ScenarioFile, Text
+from interpreter.scenarios.model import Case, Example, ExampleValue, ScenarioFile, Text
 from interpreter.scenarios.position import (
     Placements,
     build_state,
@@ -89,6 +89,8 @@ class _Prepared:
     variables: list[tuple[str, int | None, Compiled, str]] = field(default_factory=list)
     moves: list[_Move] = field(default_factory=list)
     expectations: list[_Expectation] = field(default_factory=list)
+    example_values: list[tuple[str, Compiled]] = field(default_factory=list)
+    """An example's values (label, expression) to print on its last position."""
 
 
 @dataclass
@@ -329,7 +331,24 @@ class _Loader:
             if compiled is not None:
                 prepared.expectations.append(
                     _Expectation(expr, compiled, _operands(game, expr.text)))
+        if case.example is not None:
+            self.prepare_example(prepared, _child(raw, "example"))
         return prepared
+
+    def prepare_example(self, prepared: _Prepared, tree: Any) -> None:
+        """An example shows some of the case's moves and prints values on its end."""
+        example = prepared.case.example
+        assert example is not None
+        moves = len(prepared.moves)
+        if example.show is not None and example.show > moves:
+            self.error(f"show: {example.show} moves, but the case has "
+                       f"{moves} move{'s' if moves != 1 else ''}",
+                       _key_loc(tree, "show", value=True) or _key_loc(tree, "show"))
+        for item in example.values:
+            compiled = self.compile(prepared.game, item.value,
+                                    local_names=_turn_locals(prepared.game))
+            if compiled is not None:
+                prepared.example_values.append((item.label, compiled))
 
     def compile(self, game: Game, expr: Expr, local_names: Iterable[str] = ()
                 ) -> Compiled | None:
@@ -452,6 +471,8 @@ def _diagnose(exc: ValidationError, tree: Any, source: Source) -> list[Diagnosti
 def _fields_at(path: tuple[Any, ...]) -> list[str]:
     names = [p for p in path if isinstance(p, str)]
     model: Any = Case if "cases" in names[:1] else ScenarioFile
+    if "example" in names[1:]:
+        model = ExampleValue if "values" in names[names.index("example"):] else Example
     return list(model.model_fields)
 
 
@@ -490,7 +511,8 @@ def run_case(path: Path, p: _Prepared) -> ScenarioResult:
                           "\n".join(problems) + "\n" + _context(p, state), p.location)
 
 
-def _start(p: _Prepared) -> State:
+def case_start(p: _Prepared) -> State:
+    """The state a case starts from: its seed's set-up, or its position."""
     game = p.game
     if p.placements is None:
         state = game.new_state(p.players, p.seed)
@@ -518,35 +540,48 @@ def _set_variables(p: _Prepared, state: State) -> None:
 
 def _run(p: _Prepared) -> tuple[list[str], State]:
     state = case_position(p)
-    return _check(p, state), state
+    return check_case(p, state), state
 
 
 def case_position(p: _Prepared) -> State:
     """The position a case reaches: its start, with its moves applied (CaseCannotRun
-    when a move cannot be made). Its expectations are not checked (the rulebook's worked
-    examples draw these positions)."""
-    game = p.game
-    state = _start(p)
-    for i, move in enumerate(p.moves, 1):
-        seat = move.seat
-        deciding = game.deciding_seats(state)
-        if seat is None:
-            if len(deciding) != 1:
-                who = ("nobody decides: " + (f"the game is over ({state.reason})"
-                                             if state.over else "no decision is pending")
-                       if not deciding else
-                       f"seats {', '.join(map(str, deciding))} decide: write 'seat: notation'")
-                raise CaseCannotRun(f"move {i} '{move.notation}': {who}\n{_context(p, state)}")
-            seat = deciding[0]
-        try:
-            game.apply_in_place(state, seat, move.notation)
-        except IllegalMove as exc:
-            raise CaseCannotRun(f"move {i} '{move.notation}' (Player {seat}) was refused: "
-                                f"{exc}\n" + _context(p, state)) from None
+    when a move cannot be made). Its expectations are not checked."""
+    state = case_start(p)
+    for i in range(1, len(p.moves) + 1):
+        case_move(p, state, i)
     return state
 
 
-def _check(p: _Prepared, state: State) -> list[str]:
+def case_seat(p: _Prepared, state: State, i: int) -> int:
+    """Who makes the case's move `i` (from 1) on `state`: the seat it names, else the
+    one seat deciding (CaseCannotRun when that is not clear)."""
+    move = p.moves[i - 1]
+    if move.seat is not None:
+        return move.seat
+    deciding = p.game.deciding_seats(state)
+    if len(deciding) != 1:
+        who = ("nobody decides: " + (f"the game is over ({state.reason})"
+                                     if state.over else "no decision is pending")
+               if not deciding else
+               f"seats {', '.join(map(str, deciding))} decide: write 'seat: notation'")
+        raise CaseCannotRun(f"move {i} '{move.notation}': {who}\n{_context(p, state)}")
+    return deciding[0]
+
+
+def case_move(p: _Prepared, state: State, i: int) -> int:
+    """Make the case's move `i` (from 1) on `state`, in place; the seat that made it."""
+    move = p.moves[i - 1]
+    seat = case_seat(p, state, i)
+    try:
+        p.game.apply_in_place(state, seat, move.notation)
+    except IllegalMove as exc:
+        raise CaseCannotRun(f"move {i} '{move.notation}' (Player {seat}) was refused: "
+                            f"{exc}\n" + _context(p, state)) from None
+    return seat
+
+
+def check_case(p: _Prepared, state: State) -> list[str]:
+    """What fails of a case's checks on the position it reached (empty: it passes)."""
     game = p.game
     case = p.case
     problems: list[str] = []
@@ -689,5 +724,6 @@ def format_results(results: list[ScenarioResult]) -> str:
     return "\n".join(out)
 
 
-__all__ = ["ScenarioResult", "ScenarioSuite", "discover", "format_results",
+__all__ = ["CaseCannotRun", "ScenarioResult", "ScenarioSuite", "case_move", "case_position",
+           "case_seat", "case_start", "check_case", "discover", "format_results",
            "load_scenario_file", "run_case", "run_scenario_files"]
