@@ -97,8 +97,9 @@ def test_caldera_rulebook_content(files: dict[str, str]) -> None:
                     "## Rulings and clarifications", "## End of the game and scoring",
                     "## Options and variants", "## Examples"):
         assert heading in page
-    assert ("6 Rainbow stashes: per rainbow stash one of each colour (red, yellow, green, "
-            "blue, black) in each size (small, medium, large) — 90 pieces") in page
+    assert ("Rainbow stashes: 90 pieces, 6 of each colour (red, yellow, green, "
+            "blue, black) in each size (small, medium, large)") in page
+    assert "## The exact rules" in page
     assert "![Caldera: the position after set-up" in page
     assert "### Power Play" in page and "default: **on**" in page
     assert "Move a cap one square in any of the eight directions" in page  # the option text

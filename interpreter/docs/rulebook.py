@@ -30,6 +30,7 @@ from interpreter.docs.diagrams import (
 )
 from interpreter.docs.examples import CaseExampleDoc, case_examples, setup_picture
 from interpreter.docs.figure import Diagram, sentence
+from interpreter.docs.players import LEFT_OUT, PlayerRules
 from interpreter.errors import TabletopError
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr, Node, Template
@@ -111,6 +112,8 @@ class Rulebook:
     players_shown: int
     components: list[dict[str, Any]]
     total_pieces: int
+    total_text: str
+    """`90 pieces`, or `69 pieces and 9 dice` when some sets are components (dice)."""
     components_note: str | None
     backs: str | None
     """Which sets look alike face down (pieces.sets[].back), as a sentence."""
@@ -134,6 +137,23 @@ class Rulebook:
     """How the pieces' panels read (a piece upright and turned), for games with panels."""
     panels_note: str | None = None
     case_examples: list[CaseExampleDoc] = field(default_factory=list)
+    players: PlayerLayer | None = None
+    """The rules as a player reads them (the sections above are the exact rules)."""
+
+
+@dataclass
+class PlayerLayer:
+    """The player-facing rules: designer's words, plain English, no bookkeeping."""
+
+    setup: str
+    turn: str
+    turn_summary: list[str]
+    procedures: list[dict[str, str]]
+    triggers: list[dict[str, str]]
+    variables: list[dict[str, Any]]
+    setup_left_out: bool
+    turn_left_out: bool
+    left_out_note: str = LEFT_OUT
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -157,12 +177,12 @@ def _value_list(game: Game, attr: str, values: list[Any]) -> str:
     return ", ".join(str(names.get(v, v)) for v in values)
 
 
-def _each_phrase(game: Game, each: dict[str, list[Any]]) -> str:
+def _each_phrase(game: Game, each: dict[str, list[Any]], copies: int = 1) -> str:
     varying = [(a, v) for a, v in each.items() if len(v) > 1]
     fixed = [(a, v[0]) for a, v in each.items() if len(v) == 1]
     parts = []
     if varying:
-        parts.append("one of each " + " in each ".join(
+        parts.append(f"{'one' if copies == 1 else copies} of each " + " in each ".join(
             f"{attribute_noun(a)} ({_value_list(game, a, v)})" for a, v in varying))
     if fixed:
         said = ", ".join(f"{humanize(a)} {_value_list(game, a, [v])}" for a, v in fixed)
@@ -286,7 +306,8 @@ def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, st
             "label": label,
             "copies": copies,
             "copies_text": f"{copies}*" if depends else str(copies),
-            "count_rule": sentence(f"number of {plural(label.split(' (')[0], 2)}: "
+            "count_rule": sentence(f"number of "
+                                   f"{ps.component or plural(label.split(' (')[0], 2)}: "
                                    f"{_count_english(game, d, ps.count)}")
             if depends else None,
             "each": _each_phrase(game, {a: list(v) for a, v in ps.each.items()}),
@@ -296,6 +317,18 @@ def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, st
             "table": _table(game, ps, label),
         })
     return rows, game.n_pieces, note
+
+
+def _total_text(game: Game) -> str:
+    """The components in all: loose pieces counted one by one, dice by the die."""
+    loose = game.n_pieces
+    whole: dict[str, int] = {}
+    for ps, copies, n in _pieces_by_set(game):
+        if ps.component:
+            loose -= n
+            whole[ps.component] = whole.get(ps.component, 0) + copies
+    return join_words([f"{loose} {plural('piece', loose)}",
+                       *(f"{k} {word}" for word, k in whole.items())])
 
 
 def _backs(game: Game) -> str | None:
@@ -338,6 +371,8 @@ def _table(game: Game, ps: Any, label: str) -> dict[str, Any] | None:
 def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: bool) -> str:
     each = {a: list(v) for a, v in ps.each.items()}
     star = ""
+    if ps.component:
+        return f"{copies} {ps.component}" + (" with the default options" if depends else "")
     pieces = f"{n} piece{'s' if n != 1 else ''}" + (" with the default options"
                                                    if depends else "")
     if ps.table:
@@ -347,9 +382,8 @@ def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: 
         return (f"{sets}{plural(label, 2)}: one for each row of their table below"
                 f"{mark}{per} — {pieces}")
     if any(len(v) > 1 for v in each.values()):
-        one = label.split(" (")[0]
-        return (f"{copies}{star} {plural(label, copies)}: per {one[0].lower() + one[1:]} "
-                f"{_each_phrase(game, each)} — {pieces}")
+        return (f"{plural(label, 2)}: {pieces}, "
+                f"{_each_phrase(game, each, copies)}")
     return f"{copies}{star} {plural(label, copies)} ({_each_phrase(game, each)}) — {pieces}"
 
 
@@ -368,17 +402,18 @@ def _zones(game: Game, d: Describer) -> list[dict[str, Any]]:
         if z.per_seat:
             shape += ", one for each player"
         seen = []
+        concealed = (sentence(f"a piece is hidden from everyone when {d.expr(z.conceal)}")
+                     if z.conceal is not None else "")
         if z.contents != "everyone":
             seen.append(f"its pieces are seen by {_VISIBILITY[z.contents]}")
         if z.count != "everyone" and z.contents != "everyone":
             seen.append(f"how many there are is known to {_VISIBILITY[z.count]}")
-        if z.conceal is not None:
-            seen.append(f"a piece is hidden from everyone when {d.expr(z.conceal)}")
         if seen and z.reveal_at_end:
             seen.append("everything is revealed when the game ends")
         out.append({"id": z.id, "label": info.label, "shape": shape,
                     "description": sentence(z.description) if z.description else "",
-                    "visibility": sentence("; ".join(seen)) if seen else ""})
+                    "visibility": sentence("; ".join(seen)) if seen else "",
+                    "concealed": concealed})
     return out
 
 
@@ -515,26 +550,18 @@ def _show(value: Any) -> str:
 
 
 def _facts(game: Game) -> dict[str, str]:
-    """What an option can change that a reader sees at once: components, places, the
-    opening choice."""
+    """What an option can change that a reader sees at once: components and places."""
     facts: dict[str, str] = {}
     for ps, copies, n in _pieces_by_set(game):
-        label = ps.label or humanize(ps.id)
-        facts[f"pieces:{ps.id}"] = f"{label}: {copies} ({n} pieces)"
-    facts["pieces"] = f"pieces in all: {game.n_pieces}"
+        label = plural(ps.label or humanize(ps.id), 2)
+        facts[f"pieces:{ps.id}"] = (f"{ps.component}: {copies}" if ps.component
+                                    else f"{label}: {copies} ({n} pieces)")
+    facts["pieces"] = f"in all: {_total_text(game)}"
     for z in game.zones.values():
         if z.kind == "grid":
             facts[f"zone:{z.id}"] = f"{z.label}: {z.rows} × {z.cols} squares"
         elif z.kind == "slots":
             facts[f"zone:{z.id}"] = f"{z.label}: {z.per_owner} places"
-    try:
-        state = game.new_state(game.min_seats, game.ruleset.rulebook.example_seed)
-        seats = game.deciding_seats(state)
-        if seats:
-            n = len(game.legal_options(state, seats[0]))
-            facts["opening"] = f"options in the first decision: {n}"
-    except TabletopError:
-        pass
     return facts
 
 
@@ -690,6 +717,39 @@ def _panels(game: Game, base: str, d: Describer) -> tuple[Diagram | None, str | 
     return diagram, note
 
 
+def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> PlayerLayer:
+    """The rules in a player's words: each section leaves the engine's bookkeeping to
+    the exact rules and says so when it left a step out."""
+    rs = game.ruleset
+    setup_rules = PlayerRules(game, d)
+    setup = markdown_list(setup_rules.lines(rs.setup), d.indent) if rs.setup else ""
+    turn_rules = PlayerRules(game, d)
+    turn_lines = turn_rules.lines(rs.turn)
+    summary = ([" ".join(line.split()) for line in rs.rulebook.turn_summary]
+               or [line.strip()[2:] for line in turn_lines
+                   if len(line) - len(line.lstrip(" ")) <= len(d.indent)])
+    procedures = []
+    for p in rs.procedures:
+        # The designer's summary stands for the steps; they are in the exact rules.
+        body = "" if p.text else markdown_list(PlayerRules(game, d).lines(p.do), d.indent)
+        procedures.append({"name": humanize(p.id.replace("-", " ")).capitalize(),
+                           "text": sentence(p.text) if p.text else "", "rules": body})
+    triggers = []
+    for t in rs.triggers:
+        triggers.append({"name": humanize(t.id.replace("-", " ")).capitalize(),
+                         "text": sentence(t.text) if t.text else "",
+                         "rules": "" if t.text else markdown_list(
+                             PlayerRules(game, d).lines(t.do), d.indent)})
+    seen = {v.id for v in rs.variables if v.visible_to != "nobody"}
+    return PlayerLayer(
+        setup=setup, turn=markdown_list(turn_lines, d.indent),
+        turn_summary=[sentence(line) for line in summary],
+        procedures=procedures, triggers=triggers,
+        variables=[v for v, decl in zip(variables, rs.variables, strict=True)
+                   if decl.id in seen],
+        setup_left_out=setup_rules.left_out > 0, turn_left_out=turn_rules.left_out > 0)
+
+
 def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
     """The rulebook of one ruleset (default options, the fewest players)."""
     game = compile_game(loaded, {})
@@ -710,6 +770,7 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
         introduction=" ".join(info.introduction.split()) if info.introduction else None,
         source=info.source, players_shown=players,
         components=components, total_pieces=total, components_note=note,
+        total_text=_total_text(game),
         backs=_backs(game),
         zones=_zones(game, d), variables=_variables(game, d), glossary=_glossary(game, d),
         setup=markdown_list(d.sentences(rs.setup), d.indent) if rs.setup else "",
@@ -731,6 +792,7 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
                   "text": " ".join(r.text.split())} for r in rs.rulings],
         options=_options(game, loaded, d),
     )
+    book.players = _player_layer(game, d, book.variables)
     book.panels, book.panels_note = _panels(game, base, d)
     book.case_examples = case_examples(game, loaded, base)
     book.diagrams = [legend, *([book.panels] if book.panels else []), setup_diagram,

@@ -173,7 +173,7 @@ class _Side:
         if z is None:
             return None
         facts: list[tuple[str, str | Lines]] = [("shape", sentence(z["shape"]))]
-        for key in ("description", "visibility"):
+        for key in ("description", "visibility", "concealed"):
             if z[key]:
                 facts.append((key, z[key]))
         return _Item(f"The place **{_in_sentence(z['label'])}**", facts)

@@ -166,6 +166,11 @@ class PieceSet(Node):
         description="a data table, one row per piece (for each combination of `each`): "
                     "the values of the attributes `each` does not give, e.g. "
                     "{size: 1, value: 2, stars: 1}")
+    component: str | None = Field(
+        default=None, min_length=1, max_length=40,
+        description="when one copy of the set is a single physical component and its "
+        "pieces are that component's faces (a die: one piece per face), the word for those "
+        "components, plural, e.g. 'dice': the rulebook counts components, not faces")
     provisional: bool = Field(default=False, description="the values are not confirmed: "
                               "the rulebook marks the set's table as provisional")
     start: Name = Field(description="the zone the pieces begin in (before setup)")
@@ -371,6 +376,10 @@ class RulebookDecl(Node):
 
     example_seed: int = Field(default=1, ge=0, le=10 ** 9, description="the seed of the "
                               "set-up pictured in the rulebook (a real seeded set-up)")
+    turn_summary: list[str] = Field(
+        default_factory=list, description="the turn in a few lines, in the designer's "
+        "words, printed as the rulebook's one-page turn summary (default: generated from "
+        "the turn's effects and options)")
 
 
 class Ruleset(Node):

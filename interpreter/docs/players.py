@@ -1,0 +1,206 @@
+"""The player-facing layer of a rulebook: the rules as a player reads them.
+
+The exact rules (every effect in generated English) stay in the rulebook's reference
+section. This layer says each effect in the designer's own words (`text`) where they
+wrote them, and in generated English only where that reads as a player would say it:
+it never names the engine's bookkeeping (local values, variables no player can see,
+log messages). An effect that cannot be said without them is left to the exact rules,
+and the section says so, so nothing is silently lost.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from interpreter.compile.english import humanize, humanize_text
+from interpreter.docs.figure import sentence
+from interpreter.load.located import Expr, Name, Template
+from interpreter.primitives import Choose, Primitive
+from interpreter.primitives.decisions import OptionDef
+from interpreter.primitives.ending import Say
+from interpreter.primitives.flow import Add, Call, ForEach, Let, Set
+from interpreter.run.game import Game
+
+_LOCAL = re.compile(r"(?<![\w*])\*[^*\s][^*]*\*(?!\*)")
+"""A local value as the rulebook's describer writes it: in italics (`*origin*`)."""
+
+LEFT_OUT = ("Some steps are given only in “The exact rules” at the end of this "
+            "rulebook.")
+
+
+def bookkeeping_variables(game: Game) -> set[str]:
+    """The variables no player ever sees: the engine's own bookkeeping."""
+    return {v.id for v in game.ruleset.variables if v.visible_to == "nobody"}
+
+
+def mentions(value: Any, names: set[str]) -> bool:
+    """Whether an expression, template or name (or a list/dict of them) uses any name."""
+    if not names or value is None:
+        return False
+    if isinstance(value, Name):
+        return value.text in names
+    if isinstance(value, Expr | Template):
+        return bool(set(re.findall(r"[A-Za-z_]\w*", value.text)) & names)
+    if isinstance(value, dict):
+        return any(mentions(k, names) or mentions(v, names) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(mentions(v, names) for v in value)
+    return False
+
+
+def reads_poorly(line: str) -> bool:
+    """A generated line that names a local value."""
+    return bool(_LOCAL.search(line))
+
+
+class PlayerRules:
+    """Says blocks of effects for players. `left_out` counts what was left to the exact
+    rules, so a section can point there."""
+
+    def __init__(self, game: Game, describer: Any) -> None:
+        self.game = game
+        self.d = describer
+        self.hidden = bookkeeping_variables(game)
+        self.left_out = 0
+
+    # -- blocks ------------------------------------------------------------------------
+
+    def lines(self, effects: list[Primitive], depth: int = 0) -> list[str]:
+        """Describer-style lines ("- text", nested by indent) for a block."""
+        out: list[str] = []
+        for e in effects:
+            out.extend(self.effect(e, depth))
+        return out
+
+    def effect(self, e: Primitive, depth: int) -> list[str]:
+        pad = self.d.indent * depth
+        if isinstance(e, Let | Say):
+            return []
+        if e.text:
+            return [f"{pad}- {' '.join(e.text.split())}", *self._decisions_under(e, depth + 1)]
+        if isinstance(e, Set | Add) and (self._is_hidden(e)):
+            return []
+        if isinstance(e, Call):
+            name = humanize(e.call.text).capitalize()
+            return [f"{pad}- {name} (see “{name}” below)."]
+        if isinstance(e, Choose):
+            return self._choose(e, depth)
+        children = e.children()
+        if children and any(children):
+            return self._compound(e, depth)
+        said = [humanize_text(line) for line in e.english(self.d)]
+        if any(reads_poorly(line) for line in said) or mentions(_fields(e), self.hidden):
+            self.left_out += 1
+            return []
+        return [f"{pad}- {said[0]}", *(pad + self.d.indent + "- " + s for s in said[1:])]
+
+    def _is_hidden(self, e: Set | Add) -> bool:
+        target = e.set if isinstance(e, Set) else e.add
+        return target.text in self.hidden
+
+    def _compound(self, e: Primitive, depth: int) -> list[str]:
+        """An effect with nested blocks (if, repeat, for each …): said with its nested
+        blocks in player words, unless its own words need bookkeeping."""
+        if mentions(_fields(e), self.hidden):
+            return []  # the engine's bookkeeping: nothing a player keeps track of
+        probe = _Probe(self.d)
+        heads = [humanize_text(line) for line in e.english(probe)]
+        if any(reads_poorly(h) for h in heads if h != _Probe.MARK):
+            if not isinstance(e, ForEach):  # a loop's texts say whom it is for
+                self.left_out += 1
+            return self._worded(e.children(), depth)
+        blocks = iter(e.children())
+        out: list[str] = []
+        pad = self.d.indent * depth
+        for head in heads:
+            if head == _Probe.MARK:
+                out.extend(self.lines(next(blocks), depth + 1))
+            else:
+                out.append(f"{pad}- {head}")
+        if not any(line.startswith(pad + self.d.indent) for line in out):
+            return []  # nothing a player does or sees is left inside
+        return out
+
+    def _worded(self, blocks: list[list[Primitive]], depth: int) -> list[str]:
+        """What the designer put in words inside an effect that reads poorly itself (a
+        loop over local values): their sentences stand on their own."""
+        out: list[str] = []
+        for block in blocks:
+            for child in block:
+                if child.text:
+                    out.extend(self.effect(child, depth))
+                elif child.children():
+                    out.extend(self._worded(child.children(), depth))
+                elif not (isinstance(child, Let | Say)
+                          or (isinstance(child, Set | Add) and self._is_hidden(child))):
+                    self.left_out += 1
+        return out
+
+    def _choose(self, e: Choose, depth: int) -> list[str]:
+        pad = self.d.indent * depth
+        who = (self.d.expr(e.seats) if e.seats is not None else
+               self.d.expr(e.seat) if e.seat is not None else "the current player")
+        if reads_poorly(who):
+            who = "the deciding player"
+        head = (f"{who} choose, each in secret, one of these:" if e.seats is not None
+                else f"{who} chooses one of these:")
+        out = [f"{pad}- {head[:1].upper()}{head[1:]}"]
+        out += [f"{pad}{self.d.indent}- {self.option(o)}" for o in e.options]
+        if e.if_none:
+            inner = self.lines(e.if_none, depth + 2)
+            if inner:
+                out += [f"{pad}{self.d.indent}- If none of them is possible:", *inner]
+        return out
+
+    def option(self, o: OptionDef) -> str:
+        """An option in a player's words: the designer's text, else its name."""
+        if o.text:
+            return " ".join(o.text.split())
+        return sentence(humanize(o.id).capitalize())
+
+    def _decisions_under(self, e: Primitive, depth: int) -> list[str]:
+        """The options of the decisions inside an effect the designer summed up in words:
+        a player still needs the list of what they may choose."""
+        out: list[str] = []
+        pad = self.d.indent * depth
+        for block in e.children():
+            for child in block:
+                if isinstance(child, Choose) and not child.text:
+                    out += [f"{pad}- {self.option(o)}" for o in child.options]
+                elif not child.text:
+                    out += self._decisions_under(child, depth)
+        return out
+
+
+class _Probe:
+    """A describer stand-in that says a nested block as one marker line, so a compound
+    effect's own lines (its condition, its loop) can be read apart from its blocks."""
+
+    MARK = "\0block"
+
+    def __init__(self, d: Any) -> None:
+        self._d = d
+
+    def block(self, effects: list[Primitive]) -> list[str]:
+        return [self.MARK]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._d, name)
+
+
+def _fields(node: Any) -> list[Any]:
+    """An effect's own values (not its nested blocks)."""
+    out = []
+    for name in type(node).model_fields:
+        value = getattr(node, name)
+        if isinstance(value, list) and value and all(
+                isinstance(v, Primitive | OptionDef) for v in value):
+            continue
+        if name == "text":
+            continue
+        out.append(value)
+    return out
+
+
+__all__ = ["LEFT_OUT", "PlayerRules", "bookkeeping_variables", "mentions", "reads_poorly"]
