@@ -260,7 +260,8 @@ def test_a_misspelt_option_in_a_board_size_is_reported_where_it_is_used() -> Non
         compile_game(load_ruleset_text(broken, "x.yaml"))
     message = str(info.value)
     assert "unknown name 'cols'" in message and "did you mean 'columns'?" in message
-    assert "x.yaml:105:" in message  # cols: cols, in the board's zone
+    board_cols = text.splitlines().index("    cols: cols") + 1  # in the board's zone
+    assert f"x.yaml:{board_cols}:" in message
 
 
 # -- templates are the language's own --------------------------------------------------

@@ -498,7 +498,7 @@ budgets: {turns_per_game: 500}
         "still equal share the win (a draw).\n"
         "    - In Counters: When the game ends without named winners, the player with the "
         "highest big taken wins. Players still equal share the win (a draw).",
-        "**The worked example**: set up with seed 7 (in Counters: set up with seed 1).",
+        "**The set-up picture**: set up with seed 7 (in Counters: set up with seed 1).",
         "**The limits on the computer's work**, turns per game: 500 (in Counters: 10,000)."]
     assert not p.added and not p.removed
     q = page_of(tmp_path, "rank: [big_taken]\n")

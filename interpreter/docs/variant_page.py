@@ -254,7 +254,7 @@ class _Side:
 
     def _say_rulebook(self, ident: str) -> _Item | None:
         seed = self.game.ruleset.rulebook.example_seed
-        return _Item("**The worked example**", [("seed", f"set up with seed {seed}.")])
+        return _Item("**The set-up picture**", [("seed", f"set up with seed {seed}.")])
 
     def _say_budgets(self, ident: str) -> _Item | None:
         b = self.game.ruleset.budgets
