@@ -25,7 +25,7 @@ UNIT_PX = 0.62
 """CSS pixels per SVG user unit on paper: the diagrams' 10-unit labels print at 4.6 pt
 (a map's small print), a 720-unit picture at 118 mm, and a 5 × 5 board of 96-unit squares
 narrow enough to stand beside the text."""
-COVER_UNIT_PX = 1.6
+COVER_UNIT_PX = 2.6
 """The cover's picture is drawn larger (as large as the room the cover leaves it)."""
 COVER_ART = (1.0, 0.5)
 """The most of the text area's width and height the cover's picture takes."""

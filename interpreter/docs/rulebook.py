@@ -595,7 +595,7 @@ def _mentions(game: Game, name: str, d: Describer) -> list[str]:
     for ps in rs.pieces.sets:
         if _expr_mentions(ps.count, name):
             label = (ps.label or humanize(ps.id)).split(" (")[0]
-            out.append(f"the number of {plural(label, 2)}: "
+            out.append(f"the number of {ps.component or plural(label, 2)}: "
                        f"{_count_english(game, d, ps.count)}")
     for z in rs.zones:
         for what, e in (("rows", z.rows), ("columns", z.cols), ("places", z.size),
