@@ -5,7 +5,6 @@ the confidence intervals `simulate --json` gained."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import tracemalloc
@@ -21,6 +20,7 @@ from interpreter.analyze.collect import Matchup
 from interpreter.analyze.plan import make_plan, option_sets, split_agents
 from interpreter.analyze.runner import analyze
 from interpreter.cli.app import app
+from tests.console import console_script
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -86,7 +86,7 @@ def analyze_json(*args: str) -> dict[str, Any]:
 
 
 def tabletop() -> list[str]:
-    exe = shutil.which("tabletop")
+    exe = console_script()
     return [exe] if exe else [sys.executable, "-m", "interpreter.cli"]
 
 

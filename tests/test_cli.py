@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from interpreter.cli.play_command import build_agents
 from interpreter.cli.render import render_view
 from interpreter.run.record import SavedGame, read_save, replay
 from interpreter.run.view import view
+from tests.console import console_script
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -386,7 +386,7 @@ def test_quit_offers_to_save_when_interactive(tmp_path: Path) -> None:
 
 
 def test_console_script_prints_no_traceback() -> None:
-    exe = shutil.which("tabletop")
+    exe = console_script()
     assert exe is not None, "the console script must be installed (pip install -e .)"
     done = subprocess.run([exe, "run", "caldra"], capture_output=True, text=True,
                           timeout=60, check=False)
@@ -403,7 +403,7 @@ def test_console_script_prints_no_traceback() -> None:
     (["simulate"], "Missing argument"),
 ])
 def test_command_line_mistakes_exit_1_with_a_message(args: list[str], message: str) -> None:
-    exe = shutil.which("tabletop")
+    exe = console_script()
     assert exe is not None
     done = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60,
                           check=False, env={**os.environ, "COLUMNS": "200"})

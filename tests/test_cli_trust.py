@@ -37,6 +37,7 @@ from interpreter.cli.play import PlaySession
 from interpreter.cli.play_command import build_agents
 from interpreter.run import playout, record, rng
 from interpreter.run.record import SavedGame, read_save, write_save
+from tests.console import console_script
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -52,7 +53,7 @@ def invoke(*args: str, input: str | None = None) -> Any:
 
 
 def tabletop() -> list[str]:
-    exe = shutil.which("tabletop")
+    exe = console_script()
     return [exe] if exe else [sys.executable, "-m", "interpreter.cli"]
 
 

@@ -143,3 +143,5 @@ def test_a_step_needing_a_local_value_is_left_to_the_exact_rules_and_said_so() -
     assert "Let *here* be" in text.split("## The exact rules")[1]
     # Without a designer's turn summary, the summary is the turn's top-level steps.
     assert p.turn_summary[0] == "Add 1 to the rounds."
+    # A decision's options join its line.
+    assert p.turn_summary[-1] == "The current player chooses one of these: Stop; keep playing."

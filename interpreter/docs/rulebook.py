@@ -717,6 +717,23 @@ def _panels(game: Game, base: str, d: Describer) -> tuple[Diagram | None, str | 
     return diagram, note
 
 
+def _summary_of(lines: list[str], indent: str) -> list[str]:
+    """The turn's top steps, one line each; what a step nests one level down (the
+    options of a decision) joins its line: "The current player chooses one of these:
+    Place a mark; Pass."."""
+    out: list[str] = []
+    for line in lines:
+        depth = (len(line) - len(line.lstrip(" "))) // len(indent)
+        text = line.strip()[2:]
+        if depth == 0 or not out:
+            out.append(text)
+        elif depth == 1:
+            head = out[-1]
+            out[-1] = (f"{head} {text.rstrip('.')}" if head.endswith(":")
+                       else f"{head.rstrip('.')}; {text[:1].lower()}{text[1:].rstrip('.')}")
+    return out
+
+
 def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> PlayerLayer:
     """The rules in a player's words: each section leaves the engine's bookkeeping to
     the exact rules and says so when it left a step out."""
@@ -726,8 +743,7 @@ def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> 
     turn_rules = PlayerRules(game, d)
     turn_lines = turn_rules.lines(rs.turn)
     summary = ([" ".join(line.split()) for line in rs.rulebook.turn_summary]
-               or [line.strip()[2:] for line in turn_lines
-                   if len(line) - len(line.lstrip(" ")) <= len(d.indent)])
+               or _summary_of(turn_lines, d.indent))
     procedures = []
     for p in rs.procedures:
         # The designer's summary stands for the steps; they are in the exact rules.
