@@ -23,6 +23,7 @@ from typer.core import TyperGroup
 
 from interpreter.cli import analyze_command, batch, compile_command, info, play_command
 from interpreter.errors import RuleError, RulesetError, TabletopError, UsageError
+from interpreter.serve import command as serve_command
 
 
 def error_text(exc: TabletopError) -> str:
@@ -153,6 +154,7 @@ app.command("simulate")(batch.simulate)
 app.command("analyze")(analyze_command.analyze)
 app.command("test")(batch.test)
 app.command("compile")(compile_command.compile_source)
+app.command("serve")(serve_command.serve)
 
 
 class Paper(StrEnum):

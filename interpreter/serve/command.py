@@ -1,0 +1,98 @@
+"""`tabletop serve`: check the arguments, open the games' folder, run uvicorn."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from interpreter.errors import UsageError
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    host: Annotated[str, typer.Option(
+        "--host", metavar="H", help="The address to listen on. The default (loopback) "
+        "lets only this computer in; 0.0.0.0 lets in anyone who can reach it (the links' "
+        "secret tokens still keep each seat to its player).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(
+        "--port", metavar="P", help="The port to listen on (1 to 65535).")] = 8000,
+    data: Annotated[Path | None, typer.Option(
+        "--data", metavar="DIR", help="Where games are saved, after every decision, and "
+        "read back when the server starts again [default: your data folder's "
+        "tabletop/games].", file_okay=False, show_default=False)] = None,
+    ruleset: Annotated[list[Path] | None, typer.Option(
+        "--ruleset", metavar="PATH", help="Also offer this ruleset file (repeatable): a "
+        "designer's game, played in the browser before it is bundled.",
+        dir_okay=False, show_default=False)] = None,
+    pace: Annotated[float, typer.Option(
+        "--pace", metavar="SECONDS", help="How long a computer player waits before it "
+        "moves, so people can follow the game.")] = 0.5,
+) -> None:
+    """Play in the browser: a local web server for games against friends and computers.
+
+    Open the address it prints, choose a game and who sits where, and send each player
+    their own link: a link is the key to one seat (keep it secret; the spectators' link
+    shows only what everyone may see). Games are saved after every decision and survive
+    a restart of the server.
+    """
+    if not 1 <= port <= 65535:
+        raise UsageError(f"--port must be from 1 to 65535, not {port}")
+    if not host.strip():
+        raise UsageError("--host names the address to listen on (e.g. 127.0.0.1)")
+    if not 0 <= pace <= 60:
+        raise UsageError(f"--pace is from 0 to 60 seconds, not {pace:g}")
+    try:
+        import uvicorn
+
+        from interpreter.serve.app import create_app
+        from interpreter.serve.tables import Store, default_data_dir
+    except ImportError as exc:
+        raise UsageError(f"the browser table needs the 'serve' extra ({exc.name} is "
+                         "missing): pip install 'tabletop[serve]'") from None
+    extra = {}
+    for path in ruleset or []:
+        from interpreter.api import load
+
+        loaded = load(path)
+        extra[loaded.model.game.name] = path
+    store = Store(data if data is not None else default_data_dir(), extra)
+    store.open_folder()
+    for name, problem in store.skipped.items():
+        typer.echo(f"warning: {name} was not resumed: {problem}", err=True)
+    allowed = None
+    if is_loopback(host):
+        allowed = [*LOOPBACK_NAMES, "[::1]"]
+    else:
+        typer.echo(f"warning: listening on {host}: anyone who can reach this computer can "
+                   "open the page and start games (each seat still needs its link)",
+                   err=True)
+    app = create_app(store, pace=pace, allowed_hosts=allowed)
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"Tabletop is serving {len(store.tables)} saved game(s) from {store.folder}")
+    typer.echo(f"Open http://{shown}:{port}/ in a browser (Ctrl-C stops the server).")
+    logging.getLogger("tabletop.serve").setLevel(logging.INFO)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            ws="websockets-sansio", lifespan="on")
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except SystemExit:  # uvicorn's way of saying it could not start (its log says why)
+        if server.started:
+            raise
+        raise UsageError(f"cannot listen on {host}:{port} (is the port in use?)") from None
+    if not server.started:
+        raise UsageError(f"cannot listen on {host}:{port} (is the port in use?)")

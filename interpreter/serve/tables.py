@@ -1,0 +1,329 @@
+"""The games a server holds: each one's state, seats, secret links and save file.
+
+A table is saved after every decision, in the save format of `tabletop play --save` (the
+ruleset, options, seed and decisions: replaying them rebuilds the game) plus a ``table``
+part with its links' tokens and whether it is played hot seat. The file is the
+referee's record (the seed decides every hidden piece; the tokens are the seats' keys),
+so it is written atomically, readable by its owner only, in a folder only its owner may
+open. On start the server reads every save in its folder back, so games survive a
+restart and players reconnect with the links they have.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import secrets
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.agents import make_agent
+from interpreter.agents.base import Agent
+from interpreter.api import load
+from interpreter.compile.game import compile_game
+from interpreter.errors import SaveFileError, TabletopError, UsageError, did_you_mean
+from interpreter.load.catalog import bundled_names, shorten
+from interpreter.load.loader import LoadedRuleset
+from interpreter.run import rng
+from interpreter.run.game import Game, Option
+from interpreter.run.playout import agent_seed
+from interpreter.run.record import SavedGame, check_ruleset, replay, save_text
+from interpreter.run.state import State
+from interpreter.serve.protocol import CreateRequest
+
+log = logging.getLogger("tabletop.serve")
+
+HUMAN = "human"
+TABLE_ID = re.compile(r"[0-9a-f]{16}")
+SAVE_LIMIT = 32 * 1024 * 1024
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+
+
+def default_data_dir() -> Path:
+    """Where games are kept unless --data says: the user's data folder (XDG on Linux,
+    Application Support on macOS, %APPDATA% on Windows), else ./tabletop-games."""
+    home = Path.home()
+    if os.name == "nt" and os.environ.get("APPDATA"):
+        return Path(os.environ["APPDATA"]) / "tabletop" / "games"
+    if (home / "Library" / "Application Support").is_dir():
+        return home / "Library" / "Application Support" / "tabletop" / "games"
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        return Path(xdg) / "tabletop" / "games"
+    if home.is_dir():
+        return home / ".local" / "share" / "tabletop" / "games"
+    return Path("tabletop-games")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass
+class Table:
+    """One game being played on the server."""
+
+    id: str
+    game: Game
+    ruleset: str
+    """The name the game was created with (a bundled game, or one the server offers)."""
+    state: State
+    record: SavedGame
+    tokens: dict[int, str]
+    """Each human seat's secret (a hot-seat table: the one link's, under seat 0)."""
+    spectator: str
+    hotseat: bool
+    agents: dict[int, Agent] = field(default_factory=dict)
+    failure: str | None = None
+    """Why the game cannot go on (the rules went wrong), once they did."""
+
+    @property
+    def version(self) -> int:
+        return len(self.record.decisions)
+
+    @property
+    def seats(self) -> dict[int, str]:
+        return self.record.seats
+
+    def humans(self) -> list[int]:
+        return sorted(s for s, kind in self.seats.items() if kind == HUMAN)
+
+    def role(self, token: str) -> tuple[str, int | None] | None:
+        """What a link's token opens: ("seat", s), ("spectator", None), ("table", None)
+        for a hot-seat table's one link, or None. Every token is compared, in constant
+        time: a token is a password."""
+        given = token.encode()
+        found: tuple[str, int | None] | None = None
+        if secrets.compare_digest(given, self.spectator.encode()):
+            found = ("spectator", None)
+        for seat, secret in self.tokens.items():
+            if secrets.compare_digest(given, secret.encode()):
+                found = ("table", None) if seat == 0 else ("seat", seat)
+        return found
+
+    def computer_to_move(self) -> int | None:
+        """A computer seat that must decide now (none once a human must decide alone)."""
+        if self.state.over or self.failure:
+            return None
+        for seat in self.game.deciding_seats(self.state):
+            if self.seats.get(seat) != HUMAN:
+                return seat
+        return None
+
+    def with_decision(self, seat: int, option: Option | str) -> tuple[State, str]:
+        """The state after `seat`'s choice (this table's state is untouched) and the
+        choice's notation."""
+        new = self.state.copy()
+        self.game.apply_in_place(new, seat, option)
+        notation = option.notation if isinstance(option, Option) else option
+        return new, notation
+
+    def commit(self, state: State, seat: int, notation: str, store: Store | None) -> None:
+        """Take a decision as made: saved first, so a decision that could not be saved
+        is not made (SaveFileError) and the table is unchanged."""
+        decisions = [*self.record.decisions, (seat, notation)]
+        if store is not None:
+            store.write(self, decisions)
+        self.record.decisions = decisions
+        self.state = state
+
+    def save_data(self, decisions: list[tuple[int, str]] | None = None) -> str:
+        record = self.record
+        if decisions is not None:
+            record = SavedGame(record.game, record.ruleset_hash, record.options,
+                               record.players, record.seed, record.seats, decisions)
+        data = json.loads(save_text(record))
+        data["table"] = {
+            "id": self.id,
+            "ruleset": self.ruleset,
+            "hotseat": self.hotseat,
+            "spectator": self.spectator,
+            "tokens": {str(s): t for s, t in sorted(self.tokens.items())},
+        }
+        return json.dumps(data, indent=1) + "\n"
+
+
+class Store:
+    """The tables of one server, and the folder they are saved in (None: kept in memory
+    only, for tests)."""
+
+    def __init__(self, folder: Path | None, extra: dict[str, Path] | None = None) -> None:
+        self.folder = folder
+        self.extra = dict(extra or {})
+        """Rulesets from files the server was started with, by game name."""
+        self.tables: dict[str, Table] = {}
+        self.skipped: dict[str, str] = {}
+        """Saves that could not be read back, with why."""
+
+    # -- which games ------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        return sorted({*bundled_names(), *self.extra})
+
+    def load_ruleset(self, name: str) -> LoadedRuleset:
+        """A game the server offers, by name: bundled, or a file named at start. Never a
+        path from a request (a client cannot make the server read a file)."""
+        if name in self.extra:
+            return load(self.extra[name])
+        if name not in bundled_names():
+            names = self.names()
+            hint = did_you_mean(name, names)
+            raise UsageError(f"unknown game '{shorten(name)}' (games: {', '.join(names)})"
+                             + (f"; {hint}" if hint else ""))
+        return load(name)
+
+    # -- creating ---------------------------------------------------------------------------
+    def create(self, request: CreateRequest) -> Table:
+        """A new table from a checked request; a UsageError says what does not fit the
+        game (option, player count, seat)."""
+        loaded = self.load_ruleset(request.ruleset)
+        game = compile_game(loaded, request.options)
+        players = game.check_players(request.players)
+        seats = parse_seats(request.seats, players)
+        seed = request.seed if request.seed is not None else secrets.randbits(128)
+        state = game.new_state(players, seed)
+        record = SavedGame.start(game, players, seed, seats)
+        humans = sorted(s for s, kind in seats.items() if kind == HUMAN)
+        if request.hotseat:
+            if not humans:
+                raise UsageError("a hot-seat game needs at least one human seat")
+            tokens = {0: new_token()}
+        else:
+            tokens = {s: new_token() for s in humans}
+        table_id = secrets.token_hex(8)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(8)
+        table = Table(table_id, game, request.ruleset, state, record, tokens, new_token(),
+                      request.hotseat, agents=_agents(seats, seed, None))
+        if self.folder is not None:
+            self.write(table, record.decisions)
+        self.tables[table_id] = table
+        return table
+
+    # -- saving and reading back ------------------------------------------------------------
+    def path(self, table: Table) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{table.id}.json"
+
+    def write(self, table: Table, decisions: list[tuple[int, str]]) -> None:
+        """Save atomically (a temporary file renamed over the old one), mode 0600."""
+        if self.folder is None:
+            return
+        target = self.path(table)
+        text = table.save_data(decisions)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                       dir=self.folder)
+            try:
+                os.fchmod(fd, FILE_MODE)
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
+                    out.write(text)
+                    out.flush()
+                    os.fsync(out.fileno())
+                os.replace(tmp, target)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError as exc:
+            raise SaveFileError(f"cannot save the game: {exc.strerror or exc}") from None
+
+    def open_folder(self) -> None:
+        """Make the data folder (owner only) and read back every game saved there."""
+        if self.folder is None:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+        except OSError as exc:
+            raise UsageError(f"cannot use {self.folder} for the games: "
+                             f"{exc.strerror or exc}") from None
+        if not self.folder.is_dir():
+            raise UsageError(f"{self.folder} is not a folder")
+        for path in sorted(self.folder.glob("*.json")):
+            try:
+                table = self.read(path)
+            except TabletopError as exc:
+                self.skipped[path.name] = str(exc)
+                log.warning("not resumed: %s", exc)
+                continue
+            self.tables[table.id] = table
+
+    def read(self, path: Path) -> Table:
+        """A saved table, checked like any save file, then replayed."""
+        where = path.name
+        try:
+            with path.open("rb") as file:
+                raw = file.read(SAVE_LIMIT + 1)
+        except OSError as exc:
+            raise SaveFileError(f"cannot read {where}: {exc.strerror or exc}") from None
+        if len(raw) > SAVE_LIMIT:
+            raise SaveFileError(f"{where} is too large to be a saved game")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):
+            raise SaveFileError(f"{where} is not a saved game (not JSON)") from None
+        saved = SavedGame.from_json(data, where)
+        info = data.get("table")
+        table_id = info.get("id") if isinstance(info, dict) else None
+        if not (isinstance(table_id, str) and TABLE_ID.fullmatch(table_id)
+                and path.stem == table_id):
+            raise SaveFileError(f"{where} is not a table's save (field 'table.id')")
+        assert isinstance(info, dict)
+        ruleset = info.get("ruleset")
+        tokens = info.get("tokens")
+        spectator = info.get("spectator")
+        hotseat = info.get("hotseat")
+        if not (isinstance(ruleset, str) and isinstance(hotseat, bool)
+                and _token_ok(spectator) and isinstance(tokens, dict)
+                and all(isinstance(k, str) and k.isdigit() and _token_ok(v)
+                        for k, v in tokens.items())):
+            raise SaveFileError(f"{where} is damaged (field 'table')")
+        loaded = self.load_ruleset(ruleset)
+        check_ruleset(saved, loaded, where)
+        game = compile_game(loaded, saved.options)
+        state = replay(game, saved, where)
+        return Table(table_id, game, ruleset, state, saved,
+                     {int(k): v for k, v in tokens.items()}, spectator, hotseat,
+                     agents=_agents(saved.seats, saved.seed, len(saved.decisions)))
+
+
+def _token_ok(value: Any) -> bool:
+    return isinstance(value, str) and 16 <= len(value) <= 100
+
+
+def _agents(seats: dict[int, str], seed: int, resumed_after: int | None) -> dict[int, Agent]:
+    """A computer player for every seat that is not a person, seeded per seat; a resumed
+    game's from a hash of seed, seat and decisions so far (as `tabletop play --load`)."""
+    def own_seed(seat: int) -> int:
+        if resumed_after is None:
+            return agent_seed(seed, seat)
+        return rng.derive_seed(seed, "agent", seat, resumed_after)
+
+    return {s: make_agent(kind, own_seed(s)) for s, kind in seats.items() if kind != HUMAN}
+
+
+def parse_seats(given: dict[str, str], players: int) -> dict[int, str]:
+    """`{"2": "mcts:playouts=200"}` → who sits at every seat (unnamed seats: seat 1 a
+    person, the others random), or a UsageError naming the seat."""
+    from interpreter.agents import AGENTS, check_agent
+
+    seats = {s: (HUMAN if s == 1 else "random") for s in range(1, players + 1)}
+    kinds = [HUMAN, *AGENTS]
+    for key, kind in given.items():
+        seat = int(key) if key.isascii() and key.isdigit() and len(key) <= 6 else 0
+        if not 1 <= seat <= players:
+            raise UsageError(f"there is no seat '{shorten(key, 10)}' in a {players}-player "
+                             f"game (seats 1 to {players})")
+        kind = kind.strip().lower()
+        if kind == HUMAN:
+            seats[seat] = HUMAN
+            continue
+        try:
+            seats[seat] = check_agent(kind).text
+        except UsageError as exc:
+            raise UsageError(f"seat {seat}: {exc} (or {', '.join(kinds[:1])})") from None
+    return seats
+
