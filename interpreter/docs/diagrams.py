@@ -545,8 +545,10 @@ def _pyramid_label(label: str, half: float, h: float) -> tuple[str, float]:
 
 
 class _Canvas:
-    def __init__(self) -> None:
+    def __init__(self, targets: bool = False) -> None:
         self.parts: list[str] = []
+        self.targets = targets
+        """Mark places and pieces as click targets (see `position_svg`)."""
         self.width = WIDTH
         """The picture's width: WIDTH, or more for a board that needs it."""
         self.anchors: dict[str, tuple[float, float, float, float]] = {}
@@ -559,6 +561,31 @@ class _Canvas:
     def add(self, text: str) -> None:
         self.parts.append(text)
 
+    def wrap_place(self, start: int, name: str) -> None:
+        """With targets: group what was drawn since part `start` as the place `name`,
+        with a frame around it for highlighting."""
+        if not self.targets:
+            return
+        self.parts.insert(start, f'<g class="tt-place" data-place="{escape(name)}">')
+        box = self.anchors.get(name)
+        if box is not None:
+            x, y, w, h = box
+            self.add(f'<rect class="tt-frame" x="{_num(x + 1)}" y="{_num(y + 1)}" '
+                     f'width="{_num(w - 2)}" height="{_num(h - 2)}" rx="4" fill="none" '
+                     'stroke="none" pointer-events="none"/>')
+        self.add("</g>")
+
+    def wrap_piece(self, start: int, style: PieceStyle, piece: dict[str, Any]) -> None:
+        """With targets: group what was drawn since part `start` as a piece, by its code
+        (a hidden piece is not a target: nothing names it)."""
+        if not self.targets or piece.get("hidden"):
+            return
+        code = style.code(piece)
+        if code == "?":
+            return
+        self.parts.insert(start, f'<g class="tt-piece" data-piece="{escape(code)}">')
+        self.add("</g>")
+
     def text(self, x: float, y: float, content: str, size: float = 12, anchor: str = "start",
              weight: str = "normal", fill: str = "#222") -> None:
         self.add(f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
@@ -570,6 +597,12 @@ class _Canvas:
         """One piece standing on `base`, centred on `cx`: a pyramid in profile (its width
         grows with its size), or a small tile for pieces without a size (dice). Its
         label is fitted inside it (smaller, or its initial, when the shape is small)."""
+        start = len(self.parts)
+        self._piece(style, piece, cx, base, unit, height)
+        self.wrap_piece(start, style, piece)
+
+    def _piece(self, style: PieceStyle, piece: dict[str, Any], cx: float, base: float,
+               unit: float, height: float) -> None:
         paint = style.paint(piece)
         fill = paint.colour
         label = style.glyph(piece)
@@ -745,7 +778,9 @@ class _Canvas:
                      'stroke="#6b6250" stroke-width="1"/>')
         above = pieces[top + 1:]
         occupied = frozenset(r for p in above if (r := style.standing_on(p)) is not None)
+        start = len(self.parts)
         self.panel_card(style, pieces[top], x, y, inner, inner, occupied=occupied)
+        self.wrap_piece(start, style, pieces[top])
         loose = []
         layout = style.panels.layout
         for p in above:
@@ -758,10 +793,14 @@ class _Canvas:
             if edge_layout(layout):  # between the edge's label and the centre
                 lx = x + inner / 2 + (lx - x - inner / 2) * 0.42
                 ly = y + inner / 2 + (ly - y - inner / 2) * 0.42
+            start = len(self.parts)
             self.marker(style, p, lx, ly, room)
+            self.wrap_piece(start, style, p)
         for k, p in enumerate(loose):  # on the piece, but on no region
+            start = len(self.parts)
             self.marker(style, p, x + inner * (k + 1) / (len(loose) + 1), y + inner / 2,
                         inner * 0.3)
+            self.wrap_piece(start, style, p)
         return True
 
     def stack(self, style: PieceStyle, pieces: list[dict[str, Any]], cx: float, base: float,
@@ -858,27 +897,21 @@ def _grid(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any], 
     for col, row in order:
         name = cells.get((col, row))
         gx, gy = left + col * cell, top + row * cell
+        start = len(c.parts)
         if name is None:
             c.add(f'<rect x="{_num(gx)}" y="{_num(gy)}" width="{_num(cell)}" '
                   f'height="{_num(cell)}" fill="#faf8f3" stroke="#ddd5c4" '
                   'stroke-width="1" stroke-dasharray="3,3"/>')
+            if c.targets and open_grid and cells:  # an unused square of an open grid
+                unused = _open_square(next(iter(cells.values())), col_labels[col],
+                                      row_labels[row])
+                c.anchors[unused] = (gx, gy, cell, cell)
+                c.wrap_place(start, unused)
             continue
         c.anchors[name] = (gx, gy, cell, cell)
-        shade = "#f3efe6" if open_grid or (row + col) % 2 == (rows - 1) % 2 else "#e6dfcf"
-        c.add(f'<rect x="{_num(gx)}" y="{_num(gy)}" width="{_num(cell)}" '
-              f'height="{_num(cell)}" fill="{shade}" stroke="#7a6f5a" stroke-width="1"/>')
-        pieces = places[name].get("pieces")
-        if pieces is not None and houses and c.house(style, pieces, gx + 5, gy + 5,
-                                                     cell - 10):
-            continue
-        label = name.split(":")[-1].split("[")[0]
-        c.text(gx + 3, gy + 11, label, size=9, fill="#6b6250")
-        if pieces is None:
-            if "count" in places[name]:
-                c.text(gx + cell / 2, gy + cell / 2, f"{places[name]['count']} hidden",
-                       size=9, anchor="middle")
-            continue
-        c.stack(style, pieces, gx + cell / 2, gy + cell - 5, cell * 0.36, cell - 18)
+        _square(c, style, places[name], name, gx, gy, cell, houses,
+                "#f3efe6" if open_grid or (row + col) % 2 == (rows - 1) % 2 else "#e6dfcf")
+        c.wrap_place(start, name)
     for col, text in enumerate(col_labels):
         c.text(left + col * cell + cell / 2, top + rows * cell + 12, text, size=10,
                anchor="middle", fill="#6b6250")
@@ -891,6 +924,32 @@ def _grid(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any], 
                anchor="end", fill="#6b6250")
         return top + rows * cell + 32
     return top + rows * cell + 22
+
+
+def _square(c: _Canvas, style: PieceStyle, place: dict[str, Any], name: str, gx: float,
+            gy: float, cell: float, houses: bool, shade: str) -> None:
+    """One square of a grid and what it holds."""
+    c.add(f'<rect x="{_num(gx)}" y="{_num(gy)}" width="{_num(cell)}" '
+          f'height="{_num(cell)}" fill="{shade}" stroke="#7a6f5a" stroke-width="1"/>')
+    pieces = place.get("pieces")
+    if pieces is not None and houses and c.house(style, pieces, gx + 5, gy + 5, cell - 10):
+        return
+    label = name.split(":")[-1].split("[")[0]
+    c.text(gx + 3, gy + 11, label, size=9, fill="#6b6250")
+    if pieces is None:
+        if "count" in place:
+            c.text(gx + cell / 2, gy + cell / 2, f"{place['count']} hidden",
+                   size=9, anchor="middle")
+        return
+    c.stack(style, pieces, gx + cell / 2, gy + cell - 5, cell * 0.36, cell - 18)
+
+
+def _open_square(used: str, x: str, y: str) -> str:
+    """The name of the open grid's square at (x, y), written as its used square `used`
+    is (`x,y`, perhaps `zone:x,y[owner]`)."""
+    head, _, rest = used.rpartition(":")
+    owner = rest[rest.index("["):] if "[" in rest else ""
+    return f"{head}:{x},{y}{owner}" if head else f"{x},{y}{owner}"
 
 
 def _slots(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
@@ -910,6 +969,7 @@ def _slots(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
         r, col = divmod(i, per_row)
         gx, gy = 10 + col * slot, y + r * (room + 22)
         c.anchors[name] = (gx + 2, gy, slot - 4, room)
+        start = len(c.parts)
         c.add(f'<rect x="{_num(gx + 2)}" y="{_num(gy)}" width="{_num(slot - 4)}" '
               f'height="{_num(room)}" rx="4" fill="#f3efe6" stroke="#b9ae98"/>')
         c.text(gx + slot / 2, gy + room + 13, name.split(":")[-1], size=10, anchor="middle",
@@ -918,8 +978,9 @@ def _slots(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
         if pieces is None:
             c.text(gx + slot / 2, gy + room / 2, f"{p.get('count', '?')} hidden", size=9,
                    anchor="middle")
-            continue
-        c.stack(style, pieces, gx + slot / 2, gy + room - 5, slot * 0.3, room - 10)
+        else:
+            c.stack(style, pieces, gx + slot / 2, gy + room - 5, slot * 0.3, room - 10)
+        c.wrap_place(start, name)
     rows = (len(used) + per_row - 1) // per_row
     return y + rows * (room + 22) + 4
 
@@ -980,6 +1041,7 @@ def _pile_at(c: _Canvas, style: PieceStyle, title: str, place: dict[str, Any], y
     heading = re.search(r">([^<]*)</text>", c.parts[first]) if len(c.parts) > first else None
     said = unescape(heading.group(1)) if heading else title
     c.ports[name] = (10 + _ems(said) * 13.2 + 16, y + 10)  # bold titles run wide
+    c.wrap_place(first, name)
     return bottom
 
 
@@ -1111,11 +1173,18 @@ def _seat_title(label: str, owner: str) -> str:
 
 def position_svg(game: Game, view_data: dict[str, Any], title: str,
                  zones: Iterable[str] | None = None, arrows: Iterable[Arrow] = (),
-                 highlights: Iterable[Highlight] = ()) -> str:
+                 highlights: Iterable[Highlight] = (), targets: bool = False) -> str:
     """The position a view shows, as one SVG document; `arrows` and `highlights` mark
-    what a move changed (an example's picture after the move)."""
+    what a move changed (an example's picture after the move).
+
+    With `targets` (a picture to play on), each place drawn is a group ``<g
+    class="tt-place" data-place="NAME">`` (NAME as the game names it: `c3`, `stash`,
+    `supply[1]`; an open grid's unused squares around the used ones too) ending in an
+    empty ``rect.tt-frame`` to highlight, and each visible piece a group ``<g
+    class="tt-piece" data-piece="CODE">`` inside its place's; hidden pieces are not
+    marked. Without it, the picture is the rulebooks' own, byte for byte."""
     style = PieceStyle(game)
-    c = _Canvas()
+    c = _Canvas(targets)
     y = 6.0
     wanted = list(zones) if zones is not None else list(game.zones)
     for zone_id in wanted:

@@ -1,0 +1,2 @@
+"""Presenting a position to people: what each option involves, for pictures that let a
+player choose by pointing."""
