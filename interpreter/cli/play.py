@@ -8,43 +8,87 @@ Ctrl-C or a crash never loses more than the decision being typed.
 
 from __future__ import annotations
 
+import copy
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from interpreter.agents.base import Agent
+from interpreter.cli.choosing import exact_match, narrow
 from interpreter.cli.options import HUMAN
 from interpreter.cli.render import (
+    log_lines,
     options_renderable,
     render_view,
     result_renderable,
     rulings_renderable,
+    variables_text,
+    zones_split,
 )
+from interpreter.cli.screen import turn_screen
 from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_mean
 from interpreter.load.catalog import shorten
 from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
 from interpreter.run.record import SavedGame, write_save
 from interpreter.run.state import State
-from interpreter.run.view import view
+from interpreter.run.view import view, witnesses
 
-HELP = """\
-Type the number of an option, or its notation (case and spaces do not matter).
-Other commands:
-  options       list every legal option with what it does
-  board         draw the board again
-  help, ?       this help and the game's rulings
-  quit          stop playing (the game is saved if you started with --save or --load)"""
+HOW_TO_CHOOSE = """\
+How to choose: type an option's number, or its notation. Case and spaces do not
+matter: `A2 - N` is a2-n, and `c 1` is c1 (when that reads as one option only).
+Many options are shown in groups. To list some of them, type
+  what a group shows in [ ]   e.g. pp: that group
+  a place or a word           e.g. c3 or north: the options that involve it
+  the start of a notation     e.g. pp-bM: the options whose notation starts so
+  several of these            e.g. pp a5: the options that involve all of them
+then type the number or notation of the one you want."""
+
+COMMANDS = """\
+Commands:
+  options   every legal option with what it does
+  board     draw the board again (with all the options)
+  state     everything your seat may see now, off-table things too
+  log       the game so far, as your seat may see it
+  undo      take back your last decision and the computer players' replies
+  ?         how to choose;  help: this and the game's rulings
+  quit      stop playing (the game is saved if you started with --save or --load)
+Undo puts the game back exactly as it was before your decision: the same hidden
+pieces, dice and draws, and the same computer replies if you choose the same again
+(the game follows from its secret seed and the decisions). So it is refused when
+something came out that you could use after taking your decision back: chance since
+your decision (a die, a shuffle, a draw), a piece or message revealed to you, a secret
+decision of another seat, or a decision of another person."""
+
+HELP = HOW_TO_CHOOSE + "\n" + COMMANDS
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 
 
 class Quit(Exception):
     """The person asked to stop."""
+
+
+class Undone(Exception):
+    """The person took their last decision back: the state was rewound."""
+
+
+@dataclass
+class Before:
+    """The game just before a person's decision, to go back to with `undo`: the state,
+    the computer players (their generators too, so the same choice gets the same
+    replies), the record's length and what the people had seen of the log."""
+
+    seat: int
+    state: State
+    agents: dict[int, Agent]
+    decisions: int
+    seen_log: dict[int, int]
 
 
 @dataclass
@@ -72,6 +116,14 @@ class PlaySession:
     hidden card and die, so it is shown only once the game is over or stopped."""
     private_screen: bool = False
     """Whether hot-seat screens are being drawn on the terminal's alternate screen."""
+    fit: bool = False
+    """Whether screens are fitted to the console's size (a terminal): the board stays
+    in view at 80×24; without it (a file, a pipe) everything is printed."""
+    history: list[Before] = field(default_factory=list)
+    """People's decisions in this session, newest last, for `undo`."""
+    rules_file: str | None = None
+    """The ruleset file the game was played from (None: a bundled game), which the
+    command that continues a save must name."""
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
@@ -110,9 +162,15 @@ class PlaySession:
         humans = [s for s in deciding if self.seats.get(s) == HUMAN]
         seat = humans[0] if humans else deciding[0]
         if self.seats.get(seat) == HUMAN:
-            option = self.ask_person(seat)
+            before = Before(seat, self.state.copy(), self._agents_copy(),
+                            len(self.record.decisions), dict(self.seen_log))
+            try:
+                option = self.ask_person(seat)
+            except Undone:
+                return
             self.state = self.game.apply(self.state, seat, option)
             notation = option.notation
+            self.history.append(before)
         else:
             notation = self.computer_decides(seat)
         self.record.decisions.append((seat, notation))
@@ -191,28 +249,38 @@ class PlaySession:
         else:
             self.console.clear()
 
+    def show_turn(self, seen: dict, log: list, options: list[Option],
+                  what: str = "options") -> None:
+        """A rule, then the seat's screen at its decision, fitted to the terminal (below
+        the rule, above the prompt) when it has one."""
+        self.console.rule(style="" if log else "dim")
+        size = self.console.size
+        self.console.print(turn_screen(self.console, self.game, seen, log, options,
+                                       self.colour, size.height - 1 if self.fit else None,
+                                       size.width, what))
+
     def ask_person(self, seat: int) -> Option:
         self.hand_over(seat)
         seen = view(self.game, self.state, seat)
         log = seen["log"]
         start = self.seen_log.get(seat, 0)
         self.seen_log[seat] = len(log)
-        self.console.rule()
-        self.console.print(render_view(self.game, seen, log[start:], self.colour))
         options = self.game.legal_options(self.state, seat)
-        self.console.print(options_renderable(options))
-        mistakes = 0
+        self.show_turn(seen, log[start:], options)
         while True:
             text = self.ask(f"{self.game.seat_name(seat)}> ").strip()
             if not text:
                 continue
+            exact = exact_match(options, text)
+            if exact is not None:  # a notation wins over a command word that reads the same
+                return exact
             word = normalize_notation(text)
-            exact = [o for o in options if normalize_notation(o.notation) == word]
-            if exact:  # a notation wins over a command word that reads the same
-                return exact[0]
             if word in QUIT_WORDS:
                 raise Quit
-            if word in ("help", "?", "h"):
+            if word == "?":
+                self.console.print(Text(HELP))
+                continue
+            if word in ("help", "h"):
                 self.console.print(Text(HELP))
                 self.console.print(rulings_renderable(self.game))
                 continue
@@ -220,20 +288,115 @@ class PlaySession:
                 self.console.print(options_renderable(options, full=True))
                 continue
             if word in ("board", "b"):
-                self.console.print(render_view(self.game, seen, (), self.colour))
-                self.console.print(options_renderable(options))
+                self.show_turn(seen, [], options)
                 continue
-            try:
-                return match_option(options, text)
-            except IllegalMove as exc:
-                mistakes += 1
-                if mistakes <= 3:  # then the list has been shown enough: `options` shows it
-                    message = f"{str(exc).rstrip('.?')}. The legal options are:"
-                    self.console.print(Text(message, style="red"), soft_wrap=True)
-                    self.console.print(options_renderable(options))
-                else:
-                    message = f"{str(exc).rstrip('.?')}. Type `options` to see them all."
-                    self.console.print(Text(message, style="red"), soft_wrap=True)
+            if word == "state":
+                self.show_state(seen)
+                continue
+            if word == "log":
+                self.show_log(seen)
+                continue
+            if word == "undo":
+                self.undo(seat)
+                continue
+            if text.isascii() and text.isdigit():
+                try:
+                    return match_option(options, text)
+                except IllegalMove as exc:
+                    self.mistake(str(exc))
+                    continue
+            found = narrow(options, text)
+            if found and len(found) < len(options):
+                what = f"options with '{shorten(text, 30)}'"
+                self.show_turn(seen, [], found, what)
+                if len(found) == 1:
+                    self.console.print(Text("Type its number or notation to choose it.",
+                                            style="dim"))
+                continue
+            if found:  # everything involves it: show them all again
+                self.show_turn(seen, [], options)
+                continue
+            hint = did_you_mean(text, [o.notation for o in options])
+            self.mistake(f"'{shorten(text, 40)}' is not a legal option"
+                         + (f"; {hint}" if hint else ""))
+
+    def mistake(self, message: str) -> None:
+        self.console.print(Text(f"{message.rstrip('.?')} (? explains how to choose).",
+                                style="red"))
+
+    def show_state(self, seen: dict) -> None:
+        """All the seat's view holds, off-table zones and variables too."""
+        boards, lines = zones_split(self.game, seen, self.colour, everything=True)
+        self.console.rule("What you may see", style="dim")
+        self.console.print(Group(*boards, *lines))
+        variables = variables_text(self.game, seen, everything=True)
+        if variables is not None:
+            self.console.print(variables)
+        self.console.print(Text(f"Turn {seen['turn']}; {len(seen['log'])} entries in the "
+                                "log (type `log`).", style="dim"))
+
+    def show_log(self, seen: dict) -> None:
+        """The whole log as the seat may read it, numbered."""
+        lines = log_lines(self.game, seen["log"])
+        self.console.rule("The game so far", style="dim")
+        if not lines:
+            self.console.print(Text("Nothing has happened yet.", style="dim"))
+        for number, line in enumerate(lines, start=1):
+            self.console.print(Text.assemble((f"{number:>4} ", "dim"), line))
+
+    # -- undo -------------------------------------------------------------------------------
+    def _agents_copy(self) -> dict[int, Agent]:
+        """The computer players as they are now (their generators included)."""
+        return {s: copy.deepcopy(a) for s, a in self.agents.items()}
+
+    def undo(self, seat: int) -> None:
+        """Take back `seat`'s last decision and the computer replies after it, or say
+        why not. Raises Undone once the game is rewound."""
+        mine = [i for i, b in enumerate(self.history) if b.seat == seat]
+        if not mine:
+            self.console.print(Text("Nothing to undo: you have made no decision since the "
+                                    "game started or was loaded.", style="yellow"))
+            return
+        index = mine[-1]
+        before = self.history[index]
+        reason = self.undo_refused(seat, before)
+        if reason is not None:
+            self.console.print(Text(f"Cannot undo: {reason}.", style="yellow"),
+                               soft_wrap=True)
+            return
+        taken = self.record.decisions[before.decisions:]
+        self.state = before.state.copy()
+        self.agents = {s: copy.deepcopy(a) for s, a in before.agents.items()}
+        del self.record.decisions[before.decisions:]
+        self.seen_log = dict(before.seen_log)
+        del self.history[index:]
+        self.save()
+        replies = len(taken) - 1
+        self.console.print(Text(
+            f"Took back your decision {taken[0][1]}"
+            + (f" and {replies} computer repl{'y' if replies == 1 else 'ies'}"
+               if replies else "") + ".", style="green"), soft_wrap=True)
+        raise Undone
+
+    def undo_refused(self, seat: int, before: Before) -> str | None:
+        """Why taking back to `before` would let `seat` use what it learned since (None:
+        it would not)."""
+        for other, _ in self.record.decisions[before.decisions + 1:]:
+            if other != seat and self.seats.get(other) == HUMAN:
+                return f"{self.game.seat_name(other)} (a person) has decided since"
+        if self.state.rng != before.state.rng:
+            return "chance came into play after your decision (a die, a shuffle or a draw)"
+        new = self.state.log_entries()[len(before.state.log_entries()):]
+        for entry in new:
+            if entry[0] == "decision" and entry[3] and entry[1] != seat:
+                return (f"{self.game.seat_name(entry[1])} made a secret decision after "
+                        "yours")
+            if entry[0] == "say" and entry[2] is not None and seat in entry[2]:
+                return "you were told something after your decision"
+        if hidden_from(self.game, before.state, seat) - hidden_from(self.game, self.state,
+                                                                   seat):
+            return "something hidden from you was revealed after your decision"
+        return None
 
     # -- ending -----------------------------------------------------------------------------
     def show_end(self) -> None:
@@ -277,7 +440,12 @@ class PlaySession:
         if self.save_path is None:
             return Text(message)
         return Text(f"{message} Saved to {self.save_path}; continue with "
-                    f"`tabletop play --load {self.save_path}`.")
+                    f"`{self.resume_command(self.save_path)}`.")
+
+    def resume_command(self, path: Path | str) -> str:
+        """The command that continues the game saved in `path`."""
+        return shlex.join(["tabletop", "play", *([self.rules_file] if self.rules_file else []),
+                           "--load", str(path)])
 
     def offer_save(self) -> None:
         """Ask whether to keep the unfinished game, and where."""
@@ -294,7 +462,7 @@ class PlaySession:
             self.console.print(Text(f"Not saved: {exc}", style="red"), soft_wrap=True)
             return
         self.console.print(Text(f"Saved to {name}; continue with "
-                                f"`tabletop play --load {name}`."), soft_wrap=True)
+                                f"`{self.resume_command(name)}`."), soft_wrap=True)
 
     def save(self) -> None:
         if self.save_path is not None:
@@ -310,6 +478,11 @@ def has_secrets(game: Game) -> bool:
             or any(c.secret for c in game.choices.values()))
 
 
+def hidden_from(game: Game, state: State, seat: int) -> set[int]:
+    """The pieces `seat` may not see in `state` (by the view's rules)."""
+    return {p for p in range(game.n_pieces) if seat not in witnesses(game, state, (p,))}
+
+
 def match_option(options: list[Option], text: str) -> Option:
     """A typed option: its number in the list (from 1) or its notation (case and
     spaces ignored). Anything else is an IllegalMove saying what was wrong."""
@@ -320,9 +493,8 @@ def match_option(options: list[Option], text: str) -> Option:
             return options[number - 1]
         raise IllegalMove(f"there is no option {shorten(text, 12)} (choose 1 to "
                           f"{len(options)})")
-    wanted = normalize_notation(text)
-    for option in options:
-        if normalize_notation(option.notation) == wanted:
-            return option
+    found = exact_match(options, text)
+    if found is not None:
+        return found
     hint = did_you_mean(text, [o.notation for o in options])
     raise IllegalMove(f"'{text}' is not a legal option" + (f"; {hint}" if hint else ""))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import shlex
 import sys
@@ -19,13 +20,14 @@ from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_
 from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
 from interpreter.cli.play import PlaySession, has_secrets
 from interpreter.compile.game import compile_game
-from interpreter.errors import SaveFileError, UsageError
+from interpreter.errors import IllegalMove, SaveFileError, UsageError
 from interpreter.load.catalog import bundled_names, rulesets_dir
 from interpreter.load.loader import LoadedRuleset
 from interpreter.run import rng
 from interpreter.run.game import Game
 from interpreter.run.playout import agent_seed
 from interpreter.run.record import SavedGame, check_ruleset, read_save, replay
+from interpreter.run.state import State
 
 
 def build_agents(seats: dict[int, str], seed: int, resumed_after: int | None = None
@@ -87,7 +89,14 @@ def play(
         dir_okay=False, show_default=False)] = None,
     load_from: Annotated[Path | None, typer.Option(
         "--load", metavar="FILE", help="Continue a saved game (and keep saving to FILE "
-        "unless --save names another file).", dir_okay=False, show_default=False)] = None,
+        "unless --save names another file). A game played from a ruleset file needs "
+        "that file named too: `tabletop play RULES.yaml --load FILE`.", dir_okay=False,
+        show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="With --load: replay a save made with an earlier version of the "
+        "ruleset as far as its decisions stay legal, and continue from there (the save "
+        "itself is kept; the game goes on in FILE.replayed.json unless --save names a "
+        "file).")] = False,
 ) -> None:
     """Play a game at this terminal against computer players (or with friends).
 
@@ -101,6 +110,8 @@ def play(
     too): it is written readable by its owner only (mode 0600).
     """
     console = Console()
+    if force and load_from is None:
+        raise UsageError("--force replays a saved game: give it with --load FILE")
     if load_from is not None:
         if players is not None or option or seed is not None:
             raise UsageError("--players, --option and --seed come from the saved game; "
@@ -108,20 +119,35 @@ def play(
         where = str(load_from)
         saved = read_save(load_from)
         loaded = load(game_ref) if game_ref is not None else _load_saved_game(saved, where)
-        check_ruleset(saved, loaded, where)
+        changed = force and saved.ruleset_hash != loaded.content_hash
+        if changed:
+            if saved.game != loaded.model.game.name:
+                check_ruleset(saved, loaded, where)  # another game: --force does not help
+        else:
+            _check_ruleset(saved, loaded, where, game_ref)
         game = _compile_saved(loaded, saved, where)
         n = saved.players
         seats = parse_seats(seat or [], n, defaults=_complete(saved.seats, n))
         _need_stdin(seats)
         saved.seats = seats
-        state = replay(game, saved, where)
+        note = None
+        if changed:
+            state, note = replay_as_far_as_legal(game, saved, where)
+            saved.ruleset_hash = loaded.content_hash
+        else:
+            state = replay(game, saved, where)
         agents = build_agents(seats, saved.seed, resumed_after=len(saved.decisions))
-        save_path = save if save is not None else load_from
+        save_path = save if save is not None else (
+            _replayed_path(load_from) if changed else load_from)
         record = saved
         seed = saved.seed
         game_ref = game_ref if game_ref is not None else saved.game
         intro = (f"{game.title}: continuing {load_from} after {len(saved.decisions)} "
                  f"decisions; seats {describe_seats(seats)}.")
+        if note is not None:
+            console.print(Text(note, style="yellow"), soft_wrap=True)
+        if changed and save is None:
+            intro += f" The save itself is kept; this game is saved to {save_path}."
     else:
         if game_ref is None:
             raise UsageError("name the game to play (see `tabletop list`), or give --load FILE")
@@ -147,7 +173,9 @@ def play(
                           save_path=save_path,
                           interactive=sys.stdin is not None and sys.stdin.isatty(),
                           colour=console.color_system is not None,
-                          replay=replay_command(game_ref, game, n, seats, seed))
+                          replay=replay_command(game_ref, game, n, seats, seed),
+                          fit=fits_screen(console),
+                          rules_file=None if game_ref in bundled_names() else game_ref)
     code = session.run()
     if code:
         raise typer.Exit(code)
@@ -158,6 +186,49 @@ def _need_stdin(seats: dict[int, str]) -> None:
     if sys.stdin is None and any(kind == HUMAN for kind in seats.values()):
         raise UsageError("standard input is closed, so nobody can type a decision; give "
                          "the game a terminal or a file of input (or --seat 1=random)")
+
+
+def fits_screen(console: Console) -> bool:
+    """Whether screens are fitted to a height: on a terminal, or when LINES says one."""
+    return (console.is_terminal and not console.is_dumb_terminal) or "LINES" in os.environ
+
+
+def _check_ruleset(saved: SavedGame, loaded: LoadedRuleset, where: str,
+                   game_ref: str | None) -> None:
+    """check_ruleset, and when the ruleset changed, how to replay the save anyway."""
+    try:
+        check_ruleset(saved, loaded, where)
+    except SaveFileError as exc:
+        if saved.game != loaded.model.game.name or "ruleset changed" not in str(exc):
+            raise
+        command = shlex.join(["tabletop", "play", *([game_ref] if game_ref else []),
+                              "--load", where, "--force"])
+        raise SaveFileError(f"{exc}; to replay it with the changed rules as far as its "
+                            f"decisions stay legal: {command}") from None
+
+
+def replay_as_far_as_legal(game: Game, saved: SavedGame, where: str) -> tuple[State, str]:
+    """The saved game replayed under a changed ruleset up to its first decision that is
+    no longer legal (the save's decisions are cut there), and what to tell the player.
+    The decision is named by number and seat, never by what was chosen (a secret)."""
+    state = game.new_state(saved.players, saved.seed)
+    total = len(saved.decisions)
+    for number, (seat, notation) in enumerate(saved.decisions, start=1):
+        try:
+            game.apply_in_place(state, seat, notation)
+        except IllegalMove:
+            del saved.decisions[number - 1:]
+            return state, (f"The ruleset changed since {where} was saved. Decision "
+                           f"{number} of {total} ({game.seat_name(seat)}) is not legal under "
+                           f"the changed rules, so the game continues after decision "
+                           f"{number - 1}; the later decisions are dropped.")
+    return state, (f"The ruleset changed since {where} was saved; all {total} decisions "
+                   "are still legal under the changed rules.")
+
+
+def _replayed_path(path: Path) -> Path:
+    """Where a forced replay is saved, so the original save stays as it was."""
+    return path.with_name(f"{path.stem}.replayed.json")
 
 
 def _load_saved_game(saved: SavedGame, where: str) -> LoadedRuleset:

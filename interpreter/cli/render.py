@@ -183,10 +183,11 @@ def show_name(game: Game, value: Any) -> str:
 # -- zones -----------------------------------------------------------------------------
 
 def grid_table(game: Game, title: str, places: dict[str, Any], rows: int, cols: int,
-               colour: bool = True) -> RenderableType:
-    """A grid drawn as a board: top row = highest row number, column letters below."""
-    table = Table(box=box.SQUARE, show_header=False, show_footer=True, show_lines=True,
-                  padding=(0, 1))
+               colour: bool = True, compact: bool = False) -> RenderableType:
+    """A grid drawn as a board: top row = highest row number, column letters below.
+    `compact` leaves out the lines between rows, so a board fits a small terminal."""
+    table = Table(box=box.SQUARE, show_header=False, show_footer=True,
+                  show_lines=not compact, padding=(0, 1))
     table.add_column(footer="", justify="right", style="dim", no_wrap=True,
                      min_width=len(str(rows)))
     for c in range(cols):
@@ -197,6 +198,8 @@ def grid_table(game: Game, title: str, places: dict[str, Any], rows: int, cols: 
         row = [stack_text(game, cells[r * cols + c], colour) if r * cols + c < len(cells)
                else Text("") for c in range(cols)]
         table.add_row(Text(str(r + 1)), *row)
+    if compact:  # the legend goes with the piles (zones_split), so the board stays narrow
+        return Group(Text(title, style="bold"), table)
     return Group(Text(title, style="bold"), table, legend(game))
 
 
@@ -235,12 +238,14 @@ def slots_table(game: Game, title: str, places: dict[str, Any],
     return Group(heading, table)
 
 
-def _places(game: Game, title: str, data: dict[str, Any], colour: bool) -> RenderableType:
+def _places(game: Game, title: str, data: dict[str, Any], colour: bool,
+            compact: bool = False) -> RenderableType:
     if data.get("reach") is not None:  # an open grid: only its used squares are listed
         from interpreter.cli.open_grid import open_grid_renderable  # it draws with these
         return open_grid_renderable(game, title, data, colour)
     if data.get("kind") == "grid":
-        return grid_table(game, title, data["places"], data["rows"], data["cols"], colour)
+        return grid_table(game, title, data["places"], data["rows"], data["cols"], colour,
+                          compact)
     return slots_table(game, title, data["places"], colour)
 
 
@@ -258,18 +263,27 @@ def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
                       ) -> list[RenderableType]:
     """The zones on the table: boards first, then shared piles, then each seat's own
     piles under its name (empty ones left out; the viewer's own marked 'you')."""
+    boards, lines = zones_split(game, view, colour)
+    return [*boards, *lines]
+
+
+def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: bool = False,
+                everything: bool = False) -> tuple[list[RenderableType], list[Text]]:
+    """The zones' boards, and the lines for piles and hands (see zones_renderables);
+    `everything` adds the zones kept off the table (for the `state` command)."""
     boards: list[RenderableType] = []
     lines: list[Text] = []
     by_seat: dict[int, list[Text]] = {}
     for zone_id, data in view["zones"].items():
         info = game.zones[zone_id]
-        if not info.on_table:
+        if not info.on_table and not everything:
             continue
         if info.per_seat:
             for owner, part in data.items():
                 who = game.seat_name(int(owner))
                 if "places" in part:
-                    boards.append(_places(game, f"{info.label} — {who}", part, colour))
+                    boards.append(_places(game, f"{info.label} — {who}", part, colour,
+                                          compact))
                     continue
                 mine = by_seat.setdefault(int(owner), [])
                 if is_empty(part):
@@ -281,7 +295,7 @@ def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
                     line.append_text(pile_count(part))
                 mine.append(line)
         elif "places" in data:
-            boards.append(_places(game, info.label, data, colour))
+            boards.append(_places(game, info.label, data, colour, compact))
         elif "pieces" in data and game.ruleset.pieces.glyph is None:  # face-up cards
             lines.append(Text.assemble((f"{info.label}: ", "bold"),
                                        list_pieces(game, data["pieces"], colour)))
@@ -291,14 +305,30 @@ def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
         title = game.seat_name(seat) + (" (you)" if seat == view.get("seat") else "")
         lines.append(Text(title + ("" if seat_lines else ": nothing"), style="bold underline"))
         lines.extend(seat_lines)
-    return [*boards, *lines]
+    if compact and any(data.get("kind") == "grid" and data.get("reach") is None
+                       for data in _boards_data(game, view)):
+        lines.append(legend(game))
+    return boards, lines
 
 
-def variables_text(game: Game, view: dict[str, Any]) -> Text | None:
-    """The game's variables this seat may see, e.g. `quiet turns 3 · beads P1 4, P2 2`."""
+def _boards_data(game: Game, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The views of the zones drawn as boards (places with a layout)."""
+    out = []
+    for zone_id, data in view["zones"].items():
+        if not game.zones[zone_id].on_table:
+            continue
+        parts = data.values() if game.zones[zone_id].per_seat else [data]
+        out += [p for p in parts if isinstance(p, dict) and "places" in p]
+    return out
+
+
+def variables_text(game: Game, view: dict[str, Any], everything: bool = False
+                   ) -> Text | None:
+    """The game's variables this seat may see, e.g. `quiet turns 3 · beads P1 4, P2 2`
+    (`everything`: those kept off the table too)."""
     parts: list[Text] = []
     for var_id, value in view["variables"].items():
-        if not game.variables[var_id].on_table:
+        if not game.variables[var_id].on_table and not everything:
             continue
         name = var_id.replace("_", " ")
         if game.variables[var_id].per_seat:
