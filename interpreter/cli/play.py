@@ -40,8 +40,8 @@ from interpreter.run.state import State
 from interpreter.run.view import view, witnesses
 
 HOW_TO_CHOOSE = """\
-How to choose: type an option's number, or its notation. Case and spaces do not
-matter: `A2 - N` is a2-n, and `c 1` is c1 (when that reads as one option only).
+How to choose: type an option's number, or its notation. Case and spaces do
+not matter: `A2 - N` is a2-n, and `c 1` is c1 (when only one option reads so).
 Many options are shown in groups. To list some of them, type
   what a group shows in [ ]   e.g. pp: that group
   a place or a word           e.g. c3 or north: the options that involve it
@@ -56,14 +56,17 @@ Commands:
   state     everything your seat may see now, off-table things too
   log       the game so far, as your seat may see it
   undo      take back your last decision and the computer players' replies
-  ?         how to choose;  help: this and the game's rulings
-  quit      stop playing (the game is saved if you started with --save or --load)
-Undo puts the game back exactly as it was before your decision: the same hidden
-pieces, dice and draws, and the same computer replies if you choose the same again
-(the game follows from its secret seed and the decisions). So it is refused when
-something came out that you could use after taking your decision back: chance since
-your decision (a die, a shuffle, a draw), a piece or message revealed to you, a secret
-decision of another seat, or a decision of another person."""
+  ?         how to choose;  help: all this, how undo works, the rulings
+  quit      stop playing (saved if you started with --save or --load)"""
+
+UNDO_RULES = """\
+Undo puts the game back exactly as it was before your decision: the same
+hidden pieces, dice and draws, and the same computer replies if you choose the
+same again (the game follows from its secret seed and the decisions). So it is
+refused when something came out that you could use once your decision is taken
+back: chance after your decision (a die, a shuffle, a draw), a piece or a
+message revealed to you, a secret decision of another seat, or a decision of
+another person."""
 
 HELP = HOW_TO_CHOOSE + "\n" + COMMANDS
 
@@ -281,7 +284,7 @@ class PlaySession:
                 self.console.print(Text(HELP))
                 continue
             if word in ("help", "h"):
-                self.console.print(Text(HELP))
+                self.console.print(Text(HELP + "\n" + UNDO_RULES))
                 self.console.print(rulings_renderable(self.game))
                 continue
             if word in ("options", "o"):

@@ -101,9 +101,12 @@ def play(
     """Play a game at this terminal against computer players (or with friends).
 
     On your turn the board is drawn, with what the other players did since your last
-    move, and the legal options are listed. Type an option's number or its notation;
-    `help` shows the commands and the game's rulings, `quit` stops. With --save (or
-    --load) nothing is lost when you stop: continue later with `--load FILE`.
+    move, and the legal options (in groups when there are many: type a group's key, a
+    place or the start of a notation to list them). Type an option's number or its
+    notation; `?` explains, `undo` takes your last decision back (against computer
+    players), `state` and `log` show what you may see, `quit` stops. On a terminal the
+    screen fits its size, so the board stays in view. With --save (or --load) nothing
+    is lost when you stop: continue later with `--load FILE`.
 
     The seed decides everything hidden, so it stays secret until the game ends or you
     stop. A save file is the referee's record (seed and every decision, secret picks
