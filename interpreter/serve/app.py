@@ -38,6 +38,7 @@ from interpreter.run.view import SPECTATOR, view
 from interpreter.serve import protocol
 from interpreter.serve.protocol import Choose, ProtocolError, Ready, Resync
 from interpreter.serve.tables import HUMAN, Store, Table
+from interpreter.view.involvement import involvement, places_of
 
 log = logging.getLogger("tabletop.serve")
 
@@ -92,18 +93,21 @@ class Server:
         options: list[Option] = []
         if seat is not None and choosing and seat in seen["deciding"] and not table.failure:
             options = game.legal_options(state, seat)
+        # what each option involves, for click targets (only pieces this seat may see)
+        involved = involvement(game, state, seat, options) if seat is not None else []
         return {
             "type": "state",
             "version": table.version,
             "seat": seat,
             "title": game.title,
-            "svg": position_svg(game, seen, game.title),
+            "svg": position_svg(game, seen, game.title, targets=True),
             "view": seen,
             "log": log_lines(table, seen["log"]),
             "deciding": seen["deciding"],
             "prompt": seen["prompt"],
             "options": [{"index": o.index, "notation": o.notation, "label": o.label,
-                         "kind": o.kind} for o in options],
+                         "kind": o.kind, "involves": items, "places": places_of(items)}
+                        for o, items in zip(options, involved, strict=True)],
             "over": seen["over"],
             "winners": list(seen["winners"] or []),
             "hotseat": table.hotseat,
@@ -336,7 +340,8 @@ class Server:
 
 
 def pick(options: list[Option], msg: Choose) -> Option:
-    """The option a message names, by index or by notation (case and spaces ignored)."""
+    """The option a message names, by index or by notation (case and spaces ignored: as
+    typed, else with no spaces at all when that names one option)."""
     if msg.index is not None:
         if msg.index >= len(options):
             raise IllegalMove(f"there is no option {msg.index} (options 0 to "
@@ -347,6 +352,10 @@ def pick(options: list[Option], msg: Choose) -> Option:
     for option in options:
         if normalize_notation(option.notation) == wanted:
             return option
+    squeezed = wanted.replace(" ", "")
+    found = [o for o in options if normalize_notation(o.notation).replace(" ", "") == squeezed]
+    if len(found) == 1:
+        return found[0]
     hint = did_you_mean(msg.notation, [o.notation for o in options])
     raise IllegalMove(f"'{shorten(msg.notation)}' is not a legal option"
                       + (f"; {hint}" if hint else ""))

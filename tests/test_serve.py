@@ -1,0 +1,258 @@
+"""The browser table (`tabletop serve`): games made over HTTP and played over sockets,
+hot seat, computer seats, saves that survive a restart, and the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from console import console_script
+from serve_support import create, receive, send, serving, socket_url, until
+
+from interpreter.run.record import read_save
+
+
+def play_out(wss: dict[int, object], first: dict[int, dict], rnd: random.Random,
+             shout: bool = True) -> tuple[dict[int, dict], int]:
+    """Both people play to the end by notations (shouted and spaced out: case and
+    spaces do not matter); returns the last message each got and how many decisions."""
+    last, made = dict(first), 0
+    while not last[1]["over"]:
+        seat = next(s for s, m in last.items() if m["options"])
+        option = rnd.choice(last[seat]["options"])
+        notation = option["notation"].upper().replace("-", " - ") if shout else \
+            option["notation"]
+        send(wss[seat], type="choose", version=last[seat]["version"], notation=notation)
+        last[seat] = receive(wss[seat])
+        assert last[seat]["type"] == "state", last[seat]
+        for s, ws in wss.items():
+            if s != seat:
+                last[s] = receive(ws)
+            assert last[s]["version"] == last[seat]["version"]
+        made += 1
+    return last, made
+
+
+def test_a_full_game_of_high_rise_by_notations(tmp_path: Path) -> None:
+    with serving(tmp_path) as client:
+        made = create(client, ruleset="high-rise", seats={"1": "human", "2": "human"},
+                      seed=7)
+        assert set(made["links"]) == {"1", "2"} and made["hotseat"] is False
+        with client.websocket_connect(socket_url(made, "1")) as one, \
+                client.websocket_connect(socket_url(made, "2")) as two:
+            first = {1: receive(one), 2: receive(two)}
+            for seat, message in first.items():
+                assert message["type"] == "state" and message["seat"] == seat
+                assert message["version"] == 0 and message["title"] == "High Rise"
+                assert message["svg"].startswith("<svg")
+                assert message["view"]["seat"] == seat
+                # options only for the seat that must decide now
+                assert bool(message["options"]) == (seat in message["deciding"])
+            last, made_count = play_out({1: one, 2: two}, first, random.Random(3))
+    assert made_count == 50
+    assert last[1]["over"] and last[1]["winners"] and last[1]["options"] == []
+    saved = read_save(tmp_path / f"{made['game']}.json")  # the save format of `play`
+    assert len(saved.decisions) == 50 and saved.seed == 7
+
+
+def test_a_person_against_a_computer_at_caldera(tmp_path: Path) -> None:
+    with serving(tmp_path) as client:
+        made = create(client, ruleset="caldera", players=2,
+                      seats={"1": "human", "2": "random"}, options={"power_play": False})
+        assert set(made["links"]) == {"1"}
+        rnd = random.Random(5)
+        with client.websocket_connect(socket_url(made, "1")) as ws:
+            message = receive(ws)
+            moved_by_computer = 0
+            while not message["over"]:
+                if message["options"]:
+                    option = rnd.choice(message["options"])
+                    send(ws, type="choose", version=message["version"], index=option["index"])
+                else:
+                    moved_by_computer += 1
+                message = receive(ws)
+            assert message["winners"] and moved_by_computer > 0
+            assert any(line.startswith("Player 2: ") for line in message["log"])
+
+
+def test_the_rulesets_and_the_rules_are_one_click_away(tmp_path: Path) -> None:
+    with serving(tmp_path) as client:
+        games = client.get("/api/rulesets").json()
+        by_name = {g["name"]: g for g in games}
+        assert by_name["caldera"]["seats"] == {"min": 2, "max": 3}
+        assert [o["id"] for o in by_name["caldera"]["options"]] == ["power_play"]
+        assert by_name["caldera-two-trios"]["extends"] == "caldera"
+        assert "mcts" in [a["name"] for a in client.get("/api/agents").json()]
+        page = client.get("/rules/high-rise")
+        assert page.status_code == 200 and "High Rise" in page.text
+        assert page.headers["content-type"].startswith("text/html")
+        assert client.get("/rules/caldera-two-trios").status_code == 200
+        assert client.get("/rules/nope").status_code == 404
+        assert client.get("/rules/..%2Fpyproject.toml").status_code == 404
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"ruleset": "caldra"}, "unknown game 'caldra'"),
+    ({"ruleset": "../../etc/passwd"}, "unknown game"),
+    ({"ruleset": "caldera", "options": {"power_play": "maybe"}}, "option 'power_play'"),
+    ({"ruleset": "caldera", "options": {"nope": True}}, "nope"),
+    ({"ruleset": "caldera", "players": 9}, "2 to 3 players"),
+    ({"ruleset": "caldera", "seats": {"3": "human"}}, "no seat '3'"),
+    ({"ruleset": "caldera", "seats": {"2": "mcts:playouts=-4"}}, "playouts"),
+    ({"ruleset": "caldera", "seats": {"2": "wizard"}}, "unknown agent 'wizard'"),
+    ({"ruleset": "caldera", "seed": "abc"}, "'seed'"),
+    ({"ruleset": "caldera", "hotseat": "yes"}, "'hotseat'"),
+    ({"ruleset": "caldera", "colour": "red"}, "unknown field 'colour'"),
+    ({"ruleset": "caldera", "seats": {"1": "random", "2": "random"}, "hotseat": True},
+     "at least one human seat"),
+    ([1, 2], "one JSON object"),
+])
+def test_a_bad_request_gets_a_clear_400(tmp_path: Path, body: object, message: str) -> None:
+    with serving(tmp_path) as client:
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 400, response.text
+        assert message in response.json()["error"]
+        assert "Traceback" not in response.text
+        assert not list(tmp_path.glob("*.json"))
+
+
+def test_a_request_that_is_not_json_is_refused(tmp_path: Path) -> None:
+    with serving(tmp_path) as client:
+        plain = client.post("/api/games", content=b'{"ruleset": "caldera"}',
+                            headers={"content-type": "text/plain"})
+        assert plain.status_code == 415  # what another web site's form could send
+        broken = client.post("/api/games", content=b"{nope",
+                             headers={"content-type": "application/json"})
+        assert broken.status_code == 400 and "JSON" in broken.json()["error"]
+        huge = client.post("/api/games", content=b" " * 200_000,
+                           headers={"content-type": "application/json"})
+        assert huge.status_code == 413
+
+
+def test_hot_seat_passes_the_device_between_seats(tmp_path: Path) -> None:
+    with serving(tmp_path) as client:
+        made = create(client, ruleset="high-rise", seats={"1": "human", "2": "human"},
+                      hotseat=True, seed=3)
+        assert set(made["links"]) == {"table"}
+        with client.websocket_connect(socket_url(made, "table")) as ws:
+            first = receive(ws)
+            assert first["type"] == "pass" and "view" not in first and "svg" not in first
+            seat = first["seat"]
+            send(ws, type="choose", version=0, index=0)  # nobody confirmed holding it
+            assert receive(ws)["type"] == "error"
+            send(ws, type="ready", seat=3 - seat)  # the wrong seat
+            assert receive(ws)["type"] == "error"
+            send(ws, type="ready", seat=seat)
+            shown = receive(ws)
+            assert shown["type"] == "state" and shown["seat"] == seat and shown["options"]
+            assert shown["hotseat"] is True
+            send(ws, type="choose", version=0, notation=shown["options"][0]["notation"])
+            handed = receive(ws)
+            assert handed == {"type": "pass", "seat": 3 - seat, "version": 1,
+                              "title": "High Rise"}
+            send(ws, type="ready", seat=3 - seat)
+            other = receive(ws)
+            assert other["seat"] == 3 - seat and other["version"] == 1 and other["options"]
+            # a reconnecting device starts from a pass again
+        with client.websocket_connect(socket_url(made, "table")) as again:
+            assert receive(again) == handed
+
+
+def test_a_spectator_sees_the_public_view_and_cannot_choose(tmp_path: Path) -> None:
+    with serving(tmp_path) as client:
+        made = create(client, ruleset="high-rise", seed=3)
+        with client.websocket_connect(socket_url(made, "spectator")) as ws:
+            message = receive(ws)
+            assert message["seat"] is None and message["options"] == []
+            assert message["view"]["seat"] == 0
+            send(ws, type="choose", version=message["version"], index=0)
+            assert "spectator" in receive(ws)["message"]
+
+
+def test_games_survive_a_restart(tmp_path: Path) -> None:
+    with serving(tmp_path) as client:
+        made = create(client, ruleset="high-rise", seats={"1": "human", "2": "human"},
+                      seed=11)
+        with client.websocket_connect(socket_url(made, "1")) as one, \
+                client.websocket_connect(socket_url(made, "2")) as two:
+            wss = {1: one, 2: two}
+            last = {1: receive(one), 2: receive(two)}
+            for _ in range(3):
+                seat = next(s for s, m in last.items() if m["options"])
+                send(wss[seat], type="choose", version=last[seat]["version"], index=0)
+                last = {s: receive(ws) for s, ws in wss.items()}
+    save = tmp_path / f"{made['game']}.json"
+    assert stat.S_IMODE(save.stat().st_mode) == 0o600
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    with serving(tmp_path) as client:  # a new server over the same folder
+        with client.websocket_connect(socket_url(made, "1")) as one:
+            resumed = receive(one)
+        assert resumed["version"] == 3
+        assert resumed["view"] == last[1]["view"] and resumed["svg"] == last[1]["svg"]
+
+
+def test_computer_seats_carry_on_after_a_restart(tmp_path: Path) -> None:
+    with serving(tmp_path, pace=60) as client:  # the computers wait: the server stops first
+        made = create(client, ruleset="caldera", seats={"1": "random", "2": "random"},
+                      seed=2)
+        assert made["links"] == {}
+    with serving(tmp_path) as client, \
+            client.websocket_connect(socket_url(made, "spectator")) as ws:
+        last = until(ws, lambda m: m["over"])
+    assert last["winners"]
+
+
+def test_a_damaged_save_is_skipped_not_fatal(tmp_path: Path) -> None:
+    (tmp_path / "0123456789abcdef.json").write_text("{not json")
+    with serving(tmp_path) as client:
+        assert client.get("/api/rulesets").status_code == 200
+
+
+def test_the_data_folder_is_private(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    with serving(folder) as client:
+        create(client, ruleset="caldera")
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = console_script()
+    assert exe is not None, "the console script must be installed (pip install -e .)"
+    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=60,
+                          check=False, env={**os.environ, "COLUMNS": "200"})
+
+
+def test_serve_help() -> None:
+    done = run_cli("serve", "--help")
+    assert done.returncode == 0
+    for flag in ("--host", "--port", "--data"):
+        assert flag in done.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--port", "70000"], "--port must be from 1 to 65535, not 70000"),
+    (["--port", "0"], "--port must be from 1 to 65535"),
+    (["--port", "http"], "Invalid value for '--port'"),
+    (["--pace", "-1"], "--pace"),
+    (["--ruleset", "no-such-file.yaml"], "no such ruleset file"),
+])
+def test_bad_serve_arguments_exit_1_with_a_message(args: list[str], message: str) -> None:
+    done = run_cli("serve", *args)
+    assert done.returncode == 1, done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_save_is_the_play_commands_format(tmp_path: Path) -> None:
+    with serving(tmp_path) as client:
+        made = create(client, ruleset="high-rise", seed=5)
+    data = json.loads((tmp_path / f"{made['game']}.json").read_text())
+    assert data["format"] == "tabletop-save" and data["table"]["id"] == made["game"]
+    assert data["seats"] == {"1": "human", "2": "random"}
