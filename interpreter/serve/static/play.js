@@ -124,6 +124,8 @@
     $("status").textContent = "";
     $("table").hidden = true;
     $("pass").hidden = false;
+    document.body.dataset.pass = String(msg.seat);
+    document.body.dataset.turn = "pass";
     if (msg.title) $("title").textContent = msg.title;
     $("pass-title").textContent = `Pass the device to ${seatName(msg.seat)}`;
     const button = $("pass-ready");
@@ -137,6 +139,10 @@
     const sameVersion = state && state.version === msg.version && state.seat === msg.seat;
     state = msg;
     if (!sameVersion) picked = [];
+    const body = document.body.dataset; // for tests and styling: where the page stands
+    body.version = String(msg.version);
+    body.turn = (msg.options || []).length ? "mine" : msg.over ? "over" : "waiting";
+    delete body.pass;
     document.title = `${msg.title} — Tabletop`;
     $("title").textContent = msg.title;
     $("who").textContent = msg.seat == null ? "Watching" : `You are ${seatName(msg.seat)}`;
