@@ -177,7 +177,14 @@
       status.textContent = d.length ? `Waiting for ${d.map(seatName).join(", ")}…` : "Waiting…";
       status.className = "status";
     }
-    $("prompt").textContent = options.length ? (msg.prompt || "Choose an option.") : "";
+    const scores = msg.view && msg.view.scores;
+    if (msg.over && scores && Object.keys(scores).length) {
+      status.textContent += " Scores: " + Object.entries(scores)
+        .map(([s, v]) => `${seatName(s)} ${v}`).join(", ") + ".";
+    }
+    $("prompt").textContent = options.length ? (msg.prompt || "Choose an option.")
+      : msg.over ? "The game is over." : msg.seat == null ? "You are watching; the players choose."
+        : "Not your turn: the board and the log show what the others do.";
     $("typed").hidden = !options.length;
   }
 

@@ -1,0 +1,435 @@
+"""The browser table in a real browser (Playwright driving the system's Chromium): whole
+games of every bundled game played by clicking (the board for the first moves of each
+game, then the list of options and the notation box), two people at one game each
+seeing only their own secrets, a spectator, the hot seat's pass screen, and the create
+form. Screenshots go to the temporary folder (tabletop-browser-*.png).
+
+Skipped, saying why, when Playwright or a Chromium executable is missing (CI installs
+Chromium from apt). Browsers are never downloaded: the system's Chromium is launched by
+its path.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import socket
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+uvicorn = pytest.importorskip("uvicorn", reason="the serve extra is not installed")
+
+from interpreter.run.view import view  # noqa: E402
+from interpreter.serve.app import create_app  # noqa: E402
+from interpreter.serve.tables import Store  # noqa: E402
+
+CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
+                             shutil.which("google-chrome"), "/usr/bin/chromium")
+                 if p and Path(p).exists()), None)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium executable (install the 'chromium' package); "
+    "browsers are not downloaded")
+SHOTS = Path(tempfile.gettempdir())
+BOARD_MOVES = 6
+"""Moves of each game made by clicking the board (then the options list and the box)."""
+
+
+# -- a server on a free port, and the browser ------------------------------------------
+
+class Running:
+    """A uvicorn server in a background thread, over a store in a temporary folder."""
+
+    def __init__(self, folder: Path, port: int | None = None) -> None:
+        self.store = Store(folder)
+        self.store.open_folder()
+        if port is None:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+        self.port = port
+        config = uvicorn.Config(create_app(self.store), host="127.0.0.1", port=self.port,
+                                log_level="warning", ws="websockets-sansio", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> Running:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        request = urllib.request.Request(
+            f"{self.url}/api/games", data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with Running(tmp_path_factory.mktemp("games")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+def open_page(browser: Any, server: Running, link: str) -> Any:
+    page = browser.new_context(viewport={"width": 1300, "height": 950}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.js_errors = errors
+    page.goto(server.url + link)
+    page.wait_for_function("document.body.dataset.version !== undefined || "
+                           "document.body.dataset.pass !== undefined", timeout=30000)
+    return page
+
+
+def version(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.version"))
+
+
+def wait_turn(page: Any, timeout: float = 60000) -> str:
+    """Wait until this seat must choose or the game is over; which."""
+    page.wait_for_function("['mine', 'over'].includes(document.body.dataset.turn)",
+                           timeout=timeout)
+    return page.evaluate("document.body.dataset.turn")
+
+
+def wait_moved(page: Any, before: int) -> None:
+    """Wait until the position is past version `before`, failing on an error shown."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if version(page) > before:
+            return
+        error = page.locator("#error")
+        if error.is_visible():
+            raise AssertionError(f"the page shows an error: {error.inner_text()}")
+        page.wait_for_timeout(20)
+    raise AssertionError("the move was not made")
+
+
+# -- choosing, as a person does ---------------------------------------------------------
+
+def click_svg(page: Any, target: Any) -> None:
+    """A mouse click on a board element; a piece covered by another (a stack) is
+    clicked where the browser can reach it, else by an event sent to it."""
+    try:
+        target.click(timeout=1500)
+    except playwright_api.TimeoutError:
+        target.dispatch_event("click")
+
+
+def board_move(page: Any, rng: random.Random) -> bool:
+    """Choose by clicking highlighted places and pieces (and, when several options fit
+    the clicks, the one wanted in the confirm list). False when nothing on the board is
+    highlighted (the options involve nothing drawn)."""
+    before = version(page)
+    for _ in range(8):
+        if version(page) > before:
+            return True
+        if page.locator("#confirm").is_visible():
+            buttons = page.locator("#confirm-list button")
+            buttons.nth(rng.randrange(buttons.count())).click()
+            wait_moved(page, before)
+            return True
+        hot = page.locator("#board .tt-hot")
+        n = hot.count()
+        if n == 0:
+            return False
+        click_svg(page, hot.nth(rng.randrange(n)))
+        page.wait_for_timeout(30)
+        error = page.locator("#error")
+        assert not error.is_visible(), error.inner_text()
+    wait_moved(page, before)
+    return True
+
+
+def list_move(page: Any, rng: random.Random) -> None:
+    """Choose a random option from the list (opening its group when they are grouped)."""
+    before = version(page)
+    buttons = page.locator("#options button.option")
+    button = buttons.nth(rng.randrange(buttons.count()))
+    if not button.is_visible():
+        button.locator("xpath=ancestor::details[1]/summary").click()
+    button.click()
+    wait_moved(page, before)
+
+
+def typed_move(page: Any, rng: random.Random) -> None:
+    """Type an option's notation, in capitals and with extra spaces (both ignored)."""
+    before = version(page)
+    buttons = page.locator("#options button.option")
+    notation = buttons.nth(rng.randrange(buttons.count())).get_attribute("data-notation")
+    page.fill("#notation", "  " + notation.upper().replace(" ", "   ") + " ")
+    page.press("#notation", "Enter")
+    wait_moved(page, before)
+
+
+def play_out(page: Any, rng: random.Random, shots: str, limit: int = 2000) -> dict[str, int]:
+    """Play this seat until the game ends; how many moves were made each way."""
+    made = {"board": 0, "list": 0, "typed": 0}
+    for n in range(limit):
+        if wait_turn(page) == "over":
+            page.screenshot(path=str(SHOTS / f"{shots}-over.png"), full_page=True)
+            return made
+        if n == 1:
+            page.screenshot(path=str(SHOTS / f"{shots}-turn.png"), full_page=True)
+        if made["board"] < BOARD_MOVES and board_move(page, rng):
+            made["board"] += 1
+        elif n % 7 == 3:
+            typed_move(page, rng)
+            made["typed"] += 1
+        else:
+            list_move(page, rng)
+            made["list"] += 1
+    raise AssertionError(f"{shots}: the game did not end in {limit} moves")
+
+
+GAMES = [
+    ("caldera", 2, True),
+    ("high-rise", 2, True),
+    ("bottoms-up", 4, True),
+    ("aquarium", 2, False),
+    ("aquarius-rising", 2, True),
+]
+
+
+@pytest.mark.parametrize("name, players, board", GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_game_played_by_clicking(server: Running, browser: Any, name: str,
+                                         players: int, board: bool) -> None:
+    seats = {"1": "human", **{str(s): "random" for s in range(2, players + 1)}}
+    made_game = server.create(ruleset=name, players=players, seats=seats, seed=7)
+    page = open_page(browser, server, made_game["links"]["1"])
+    assert page.title().endswith("Tabletop")
+    assert page.locator("#rules").get_attribute("href") == f"/rules/{name}"
+    made = play_out(page, random.Random(7), f"tabletop-browser-{name}")
+    status = page.locator("#status").inner_text()
+    assert status.startswith("Game over"), status
+    assert sum(made.values()) > 0
+    if board:
+        assert made["board"] >= min(BOARD_MOVES, sum(made.values())), made
+    table = server.store.tables[made_game["game"]]
+    assert table.state.over
+    assert page.locator("#log li").count() > 0
+    assert not page.js_errors, page.js_errors
+
+
+def test_board_clicks_narrow_the_options_then_choose(server: Running, browser: Any) -> None:
+    made = server.create(ruleset="high-rise", players=2, seats={"1": "human", "2": "random"},
+                         seed=3)
+    page = open_page(browser, server, made["links"]["1"])
+    assert wait_turn(page) == "mine"
+    total = page.locator("#options button.option").count()
+    hot = page.locator("#board .tt-piece.tt-hot")
+    assert hot.count() > 0  # the pieces in the supply
+    code = hot.first.get_attribute("data-piece")
+    click_svg(page, hot.first)
+    left = page.locator("#options button.option")
+    assert 0 < left.count() < total
+    assert all(n.startswith(f"{code}-") for n in
+               (left.nth(i).get_attribute("data-notation") for i in range(left.count())))
+    assert page.locator("#picked").is_visible()
+    squares = page.locator("#board .tt-place.tt-hot")
+    assert squares.count() == left.count()
+    page.screenshot(path=str(SHOTS / "tabletop-browser-picked.png"), full_page=True)
+    page.locator("#picked-clear").click()
+    assert page.locator("#options button.option").count() == total
+    click_svg(page, hot.first)
+    before = version(page)
+    target = squares.first.get_attribute("data-place")
+    click_svg(page, squares.first)
+    wait_moved(page, before)
+    log = page.locator("#log").inner_text()
+    assert f"{code}-{target}" in log
+
+
+def _hidden_codes(table: Any, seat: int, other: int) -> set[str]:
+    """Codes of the pieces in `seat`'s hand-like places that `other` may not see and
+    that show nowhere in `other`'s view (so they must not reach `other` at all)."""
+    game, state = table.game, table.state
+    seen = view(game, state, other)
+    shown: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            if "hidden" not in x and x and all(not isinstance(v, dict | list) for v in x.values()):
+                p = game.piece_like(x)
+                if p is not None:
+                    shown.add(game.piece_codes[p])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(seen["zones"])
+    mine = view(game, state, seat)
+    secret: set[str] = set()
+    for zone_id, per in mine["zones"].items():
+        place = per.get(str(seat)) if isinstance(per, dict) else None
+        if not isinstance(place, dict) or "pieces" not in place:
+            continue
+        theirs = seen["zones"][zone_id][str(seat)]
+        if "pieces" in theirs:
+            continue
+        secret |= {game.piece_codes[p] for p in state.sites[game.site_by_name[
+            f"{zone_id}[{seat}]"]]}
+    return secret - shown
+
+
+def test_two_people_see_only_their_own_secrets_and_a_spectator_sees_neither(
+        server: Running, browser: Any) -> None:
+    made = server.create(ruleset="aquarius-rising", players=2,
+                         seats={"1": "human", "2": "human"}, seed=11)
+    table = server.store.tables[made["game"]]
+    one = open_page(browser, server, made["links"]["1"])
+    two = open_page(browser, server, made["links"]["2"])
+    frames: list[str] = []
+    two.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
+    watcher = open_page(browser, server, made["spectator"])
+    assert watcher.locator("#who").inner_text() == "Watching"
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(12):
+        if table.state.over:
+            break
+        deciding = table.game.deciding_seats(table.state)
+        secret_1 = _hidden_codes(table, 1, 2)
+        secret_2 = _hidden_codes(table, 2, 1)
+        for page, secret in ((two, secret_1), (one, secret_2), (watcher, secret_1 | secret_2)):
+            html = page.content()
+            for code in secret:
+                assert f'data-piece="{code}"' not in html
+                assert not re.search(rf">\s*{re.escape(code)}\s*<", html), code
+            checked += bool(secret)
+        assert watcher.locator("#options button").count() == 0
+        page = one if deciding[0] == 1 else two
+        wait_turn(page)
+        before = version(page)
+        list_move(page, rng)
+        for p in (one, two, watcher):
+            p.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    assert checked, "no secret was there to keep"
+    for frame in frames:
+        data = json.loads(frame) if frame.startswith("{") else {}
+        if data.get("type") == "state":
+            assert "pieces" not in data["view"]["zones"]["hand"]["1"]
+    one.screenshot(path=str(SHOTS / "tabletop-browser-seat1.png"), full_page=True)
+    two.screenshot(path=str(SHOTS / "tabletop-browser-seat2.png"), full_page=True)
+    watcher.screenshot(path=str(SHOTS / "tabletop-browser-spectator.png"), full_page=True)
+
+
+def test_the_hot_seat_hides_the_board_until_the_next_player_is_ready(
+        server: Running, browser: Any) -> None:
+    made = server.create(ruleset="aquarium", players=2, seats={"1": "human", "2": "human"},
+                         seed=4, hotseat=True)
+    page = open_page(browser, server, made["links"]["table"])
+    rng = random.Random(2)
+    for _ in range(3):
+        page.wait_for_function("document.body.dataset.pass !== undefined")
+        seat = page.evaluate("document.body.dataset.pass")
+        assert page.locator("#pass").is_visible()
+        assert f"Player {seat}" in page.locator("#pass-title").inner_text()
+        assert "data-piece" not in page.locator("#board").inner_html()
+        assert page.locator("#options button").count() == 0
+        page.screenshot(path=str(SHOTS / "tabletop-browser-pass.png"))
+        page.locator("#pass-ready").click()
+        assert wait_turn(page) == "mine"
+        assert page.locator("#who").inner_text() == f"You are Player {seat}"
+        list_move_or_pass(page, rng)
+
+
+def list_move_or_pass(page: Any, rng: random.Random) -> None:
+    """Choose from the list; the pass screen may come before the new position does."""
+    buttons = page.locator("#options button.option")
+    button = buttons.nth(rng.randrange(buttons.count()))
+    if not button.is_visible():
+        button.locator("xpath=ancestor::details[1]/summary").click()
+    button.click()
+
+
+def test_the_create_form_starts_a_game_whose_links_open_it(server: Running,
+                                                          browser: Any) -> None:
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    page.goto(server.url + "/")
+    page.wait_for_function("document.querySelectorAll('#ruleset option').length > 0")
+    page.select_option("#ruleset", "high-rise")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.select_option("select[data-seat='2']", "random")
+    page.fill("#seed", "5")
+    page.screenshot(path=str(SHOTS / "tabletop-browser-create.png"), full_page=True)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#result:not([hidden])")
+    link = page.locator("#links a[data-seat='1']").get_attribute("href")
+    assert page.locator("#links a[data-seat='spectator']").count() == 1
+    assert page.locator("#links a[data-seat='2']").count() == 0  # a computer's seat
+    play = open_page(browser, server, link)
+    assert wait_turn(play) == "mine"
+    assert play.locator("#board svg").count() == 1
+    # a bad request says why, in words
+    page.fill("#seed", "x")
+    page.click("button[type=submit]")
+    assert "seed" in page.locator("#error").inner_text()
+
+
+def test_a_wrong_notation_is_refused_with_a_readable_error(server: Running,
+                                                           browser: Any) -> None:
+    made = server.create(ruleset="caldera", players=2, seats={"1": "human", "2": "random"},
+                         seed=1)
+    page = open_page(browser, server, made["links"]["1"])
+    assert wait_turn(page) == "mine"
+    page.fill("#notation", "zz9-north")
+    page.press("#notation", "Enter")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "not a legal option" in page.locator("#error").inner_text()
+    assert page.locator("#options button.option").count() > 0
+
+
+def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, browser: Any) -> None:
+    first = Running(tmp_path)
+    with first:
+        made = first.create(ruleset="high-rise", players=2,
+                            seats={"1": "human", "2": "human"}, seed=2)
+        page = open_page(browser, first, made["links"]["1"])
+        assert page.locator("#connection").inner_text() == "connected"
+        seen = version(page)
+    page.wait_for_function("document.getElementById('connection').textContent"
+                           ".includes('retrying')", timeout=30000)
+    page.screenshot(path=str(SHOTS / "tabletop-browser-dropped.png"))
+    with Running(tmp_path, port=first.port) as second:  # the saved game is read back
+        page.wait_for_function("document.getElementById('connection').textContent"
+                               " === 'connected'", timeout=30000)
+        assert version(page) == seen
+        other = open_page(browser, second, made["links"]["2"])
+        mover = page if wait_turn(page, 5000) == "mine" else other
+        list_move(mover, random.Random(1))
+        page.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
