@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import socket
 import stat
 import subprocess
 from pathlib import Path
@@ -13,8 +14,11 @@ from pathlib import Path
 import pytest
 from console import console_script
 from serve_support import create, receive, send, serving, socket_url, until
+from starlette.testclient import TestClient
 
 from interpreter.run.record import read_save
+from interpreter.serve.app import create_app
+from interpreter.serve.tables import Store
 
 
 def play_out(wss: dict[int, object], first: dict[int, dict], rnd: random.Random,
@@ -256,3 +260,26 @@ def test_the_save_is_the_play_commands_format(tmp_path: Path) -> None:
     data = json.loads((tmp_path / f"{made['game']}.json").read_text())
     assert data["format"] == "tabletop-save" and data["table"]["id"] == made["game"]
     assert data["seats"] == {"1": "human", "2": "random"}
+
+
+def test_an_address_that_cannot_be_listened_on_is_one_message(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = run_cli("serve", "--port", str(port), "--data", str(tmp_path))
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr
+    nowhere = run_cli("serve", "--host", "no-such-host.invalid", "--data", str(tmp_path))
+    assert nowhere.returncode == 1 and "no such address" in nowhere.stderr
+
+
+def test_on_loopback_other_host_names_are_refused(tmp_path: Path) -> None:
+    """A web page cannot reach the table by pointing its own name at 127.0.0.1."""
+    store = Store(tmp_path)
+    store.open_folder()
+    app = create_app(store, allowed_hosts=["localhost", "127.0.0.1"])
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        assert client.get("/api/rulesets").status_code == 200
+        assert client.get("/api/rulesets", headers={"host": "evil.example"}).status_code == 400

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import socket
 from pathlib import Path
 from typing import Annotated
 
@@ -21,6 +22,22 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _check_address(host: str, port: int) -> None:
+    """Fail now, with one clear message, when the address cannot be listened on (no such
+    host, the port in use, a port below 1024 without the right to it)."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        raise UsageError(f"--host {host}: no such address on this computer") from None
+    family, kind, proto, _, address = found[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def serve(
@@ -55,6 +72,7 @@ def serve(
         raise UsageError("--host names the address to listen on (e.g. 127.0.0.1)")
     if not 0 <= pace <= 60:
         raise UsageError(f"--pace is from 0 to 60 seconds, not {pace:g}")
+    _check_address(host, port)
     try:
         import uvicorn
 

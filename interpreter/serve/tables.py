@@ -40,6 +40,8 @@ log = logging.getLogger("tabletop.serve")
 HUMAN = "human"
 TABLE_ID = re.compile(r"[0-9a-f]{16}")
 SAVE_LIMIT = 32 * 1024 * 1024
+MAX_TABLES = 10_000
+"""Games one server holds at most (a page that creates games in a loop fills no disk)."""
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 
@@ -180,6 +182,9 @@ class Store:
     def create(self, request: CreateRequest) -> Table:
         """A new table from a checked request; a UsageError says what does not fit the
         game (option, player count, seat)."""
+        if len(self.tables) >= MAX_TABLES:
+            raise UsageError(f"this server already holds {MAX_TABLES:,} games; start "
+                             "another with its own --data folder")
         loaded = self.load_ruleset(request.ruleset)
         game = compile_game(loaded, request.options)
         players = game.check_players(request.players)
