@@ -4,6 +4,7 @@ API, and sockets read message by message."""
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import json
 import warnings
 from collections.abc import Iterator
@@ -17,14 +18,23 @@ from starlette.testclient import TestClient  # noqa: E402
 from interpreter.serve.app import create_app  # noqa: E402
 from interpreter.serve.tables import Store  # noqa: E402
 
+WATCHDOG = 240
+"""Seconds a test with a server may take: a socket read that waits for a message that
+never comes would otherwise hang the run (the test client's reads have no timeout)."""
+
 
 @contextlib.contextmanager
-def serving(folder: Path | None, pace: float = 0.0) -> Iterator[TestClient]:
+def serving(folder: Path | None, pace: float = 0.0,
+            extra: dict[str, Path] | None = None) -> Iterator[TestClient]:
     """A server (its lifespan running) over `folder`, as a test client."""
-    store = Store(folder)
+    store = Store(folder, extra)
     store.open_folder()
-    with TestClient(create_app(store, pace=pace)) as client:
-        yield client
+    faulthandler.dump_traceback_later(WATCHDOG, exit=True)
+    try:
+        with TestClient(create_app(store, pace=pace)) as client:
+            yield client
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:

@@ -283,3 +283,21 @@ def test_on_loopback_other_host_names_are_refused(tmp_path: Path) -> None:
     with TestClient(app, base_url="http://127.0.0.1:8000") as client:
         assert client.get("/api/rulesets").status_code == 200
         assert client.get("/api/rulesets", headers={"host": "evil.example"}).status_code == 400
+
+
+def test_a_designers_file_can_be_offered_and_played(tmp_path: Path) -> None:
+    """`tabletop serve --ruleset PATH`: the file's game is on offer by its name (a
+    request names games, never files); without it, its saved games wait, not fail."""
+    path = Path(__file__).resolve().parent / "rulesets" / "minimal.yaml"
+    with serving(tmp_path, extra={"minimal": path}) as client:
+        assert "minimal" in [g["name"] for g in client.get("/api/rulesets").json()]
+        made = create(client, ruleset="minimal", seats={"1": "human", "2": "human"})
+        with client.websocket_connect(socket_url(made, "1")) as ws:
+            assert receive(ws)["type"] == "state"
+        assert client.get("/rules/minimal").status_code == 200
+        refused = client.post("/api/games", json={"ruleset": str(path)})
+        assert refused.status_code == 400 and "unknown game" in refused.json()["error"]
+    store = Store(tmp_path)
+    store.open_folder()
+    assert made["game"] not in store.tables
+    assert "unknown game 'minimal'" in store.skipped[f"{made['game']}.json"]

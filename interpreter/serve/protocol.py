@@ -11,8 +11,12 @@ HTTP
   link for the whole table instead, under the key ``"table"``. A bad request → 400
   ``{"error": MESSAGE}``.
   ``GET /api/rulesets`` → the games on offer: ``[{"name", "title", "seats": {"min",
-  "max"}, "summary", "options": [{"id", "label", "type", "default", ...}], "agents":
-  [...]}]``. ``GET /rules/NAME`` → the rulebook as one printable page.
+  "max"}, "summary", "options": [{"id", "label", "type", "default", "description",
+  "choices"?, "min"?, "max"?}], "extends"?}]``. ``GET /api/agents`` → the computer
+  players: ``[{"name", "settings": {KEY: {"default", "help"}}}]`` (a seat is written
+  ``name`` or ``name:key=value,...``). ``GET /rules/NAME`` → the rulebook as one
+  printable page. A request for another host name than the server's own (when it
+  listens on loopback) → 400; a POST that is not ``application/json`` → 415.
   ``GET /play/ID?token=T`` → the play page (403 for a token that is not the game's).
 
 WebSocket ``/ws/ID?token=T``. A wrong token or game: the socket is accepted, then
@@ -21,9 +25,12 @@ closed with code 4403 (4404 for no such game) and a reason saying so.
 Server → client:
   ``{"type": "state", "version": n, "seat": s | null, "title", "svg", "view", "log":
   [text lines], "deciding": [seats], "prompt": text | null, "options": [{"index",
-  "notation", "label", "kind"}], "over", "winners": [seats], "hotseat"}``: the position
-  as ``seat`` may see it (null: a spectator, the public view). ``options`` is empty
-  unless this seat must decide now. ``version`` counts the decisions made so far.
+  "notation", "label", "kind"}], "over", "winners": [seats], "hotseat", "stopped":
+  text | null}``: the position as ``seat`` may see it (null: a spectator, the public
+  view). ``options`` is empty unless this seat must decide now. ``version`` counts the
+  decisions made so far. ``stopped`` says why the game cannot go on (the rules went
+  wrong), else null. A hot-seat device shows the seat that confirmed it holds it while
+  computers think, and the public view once the game is over.
   ``{"type": "pass", "seat": s, "version": n, "title"}`` (hot seat only): hand the
   device to seat s; no view comes until the client answers ``ready``.
   ``{"type": "error", "message": text}``: to that client only; nothing changed.
