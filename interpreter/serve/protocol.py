@@ -27,7 +27,10 @@ Server → client:
   [text lines], "deciding": [seats], "prompt": text | null, "options": [{"index",
   "notation", "label", "kind"}], "over", "winners": [seats], "hotseat", "stopped":
   text | null}``: the position as ``seat`` may see it (null: a spectator, the public
-  view). ``options`` is empty unless this seat must decide now. ``version`` counts the
+  view). ``svg`` marks places and visible pieces as click targets. ``options`` is
+  empty unless this seat must decide now; each also carries ``"involves": [{"place",
+  "piece"?}]`` and ``"places": [names]`` (what the option points at, for board clicks:
+  `interpreter.view.involvement`, a piece only when this seat may see it). ``version`` counts the
   decisions made so far. ``stopped`` says why the game cannot go on (the rules went
   wrong), else null. A hot-seat device shows the seat that confirmed it holds it while
   computers think, and the public view once the game is over.
