@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from console import console_script
 from typer.testing import CliRunner
 
 from interpreter.analyze.collect import Matchup
 from interpreter.analyze.plan import make_plan, option_sets, split_agents
 from interpreter.analyze.runner import analyze
 from interpreter.cli.app import app
-from tests.console import console_script
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

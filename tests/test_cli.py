@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from console import console_script
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -23,7 +24,6 @@ from interpreter.cli.play_command import build_agents
 from interpreter.cli.render import render_view
 from interpreter.run.record import SavedGame, read_save, replay
 from interpreter.run.view import view
-from tests.console import console_script
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from console import console_script
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -37,7 +38,6 @@ from interpreter.cli.play import PlaySession
 from interpreter.cli.play_command import build_agents
 from interpreter.run import playout, record, rng
 from interpreter.run.record import SavedGame, read_save, write_save
-from tests.console import console_script
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

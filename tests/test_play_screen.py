@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from console import console_script
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -38,7 +39,6 @@ from interpreter.run.playout import decide
 from interpreter.run.record import SavedGame, read_save, replay
 from interpreter.run.state import State
 from interpreter.run.view import view
-from tests.console import console_script
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
