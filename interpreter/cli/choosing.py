@@ -142,7 +142,7 @@ def _varying_part(options: Sequence[Option]) -> int | None:
 
 def group_options(options: Sequence[Option]) -> list[OptionGroup]:
     """Options in groups: by kind; when all are of one kind, by the first part of the
-    notation that differs (High Rise's `pS-a1`, `pM-a1`: by piece). One group per
+    notation that differs (`pS-a1`, `pM-a1`: by piece). One group per
     option when nothing groups them."""
     groups = _by(options, lambda o: o.kind)
     if len(groups) == 1:
