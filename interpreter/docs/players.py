@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from interpreter.compile.english import humanize, humanize_text
+from interpreter.compile.expressions import ExpressionError, names_used, split_template
 from interpreter.docs.figure import sentence
 from interpreter.load.located import Expr, Name, Template
 from interpreter.primitives import Choose, Primitive
@@ -40,13 +41,41 @@ def mentions(value: Any, names: set[str]) -> bool:
         return False
     if isinstance(value, Name):
         return value.text in names
-    if isinstance(value, Expr | Template):
-        return bool(set(re.findall(r"[A-Za-z_]\w*", value.text)) & names)
+    if isinstance(value, Template):
+        return any(names_used(part) & names for part in template_exprs(value.text))
+    if isinstance(value, Expr):
+        return bool(names_used(value.text) & names)
     if isinstance(value, dict):
         return any(mentions(k, names) or mentions(v, names) for k, v in value.items())
     if isinstance(value, list | tuple):
         return any(mentions(v, names) for v in value)
     return False
+
+
+def template_exprs(text: str) -> list[str]:
+    """The expressions inside a template's `{…}` parts."""
+    try:
+        return [part for is_expr, part, _ in split_template(text) if is_expr]
+    except ExpressionError:
+        return []
+
+
+def own_fields(node: Any) -> list[Any]:
+    """An effect's or option's own values: not its nested blocks, options or cases, nor
+    the designer's words."""
+    out = []
+    for name in type(node).model_fields:
+        value = getattr(node, name)
+        if name == "text":
+            continue
+        if isinstance(value, list) and value and all(
+                isinstance(v, Primitive | OptionDef) for v in value):
+            continue
+        if isinstance(value, dict) and value and all(
+                isinstance(v, list) for v in value.values()):
+            continue
+        out.append(value)
+    return out
 
 
 def reads_poorly(line: str) -> bool:
@@ -90,7 +119,7 @@ class PlayerRules:
         if children and any(children):
             return self._compound(e, depth)
         said = [humanize_text(line) for line in e.english(self.d)]
-        if any(reads_poorly(line) for line in said) or mentions(_fields(e), self.hidden):
+        if any(reads_poorly(line) for line in said) or mentions(own_fields(e), self.hidden):
             self.left_out += 1
             return []
         return [f"{pad}- {said[0]}", *(pad + self.d.indent + "- " + s for s in said[1:])]
@@ -102,7 +131,7 @@ class PlayerRules:
     def _compound(self, e: Primitive, depth: int) -> list[str]:
         """An effect with nested blocks (if, repeat, for each …): said with its nested
         blocks in player words, unless its own words need bookkeeping."""
-        if mentions(_fields(e), self.hidden):
+        if mentions(own_fields(e), self.hidden):
             return []  # the engine's bookkeeping: nothing a player keeps track of
         probe = _Probe(self.d)
         heads = [humanize_text(line) for line in e.english(probe)]
@@ -189,18 +218,5 @@ class _Probe:
         return getattr(self._d, name)
 
 
-def _fields(node: Any) -> list[Any]:
-    """An effect's own values (not its nested blocks)."""
-    out = []
-    for name in type(node).model_fields:
-        value = getattr(node, name)
-        if isinstance(value, list) and value and all(
-                isinstance(v, Primitive | OptionDef) for v in value):
-            continue
-        if name == "text":
-            continue
-        out.append(value)
-    return out
-
-
-__all__ = ["LEFT_OUT", "PlayerRules", "bookkeeping_variables", "mentions", "reads_poorly"]
+__all__ = ["LEFT_OUT", "PlayerRules", "bookkeeping_variables", "mentions", "own_fields",
+           "reads_poorly", "template_exprs"]

@@ -30,10 +30,10 @@ from interpreter.docs.diagrams import (
 )
 from interpreter.docs.examples import CaseExampleDoc, case_examples, setup_picture
 from interpreter.docs.figure import Diagram, sentence
-from interpreter.docs.players import LEFT_OUT, PlayerRules
+from interpreter.docs.players import LEFT_OUT, PlayerRules, own_fields, template_exprs
 from interpreter.errors import TabletopError
 from interpreter.load.loader import LoadedRuleset
-from interpreter.load.located import Expr, Node, Template
+from interpreter.load.located import Expr, Template
 from interpreter.load.schema import OptionDecl, definition_bodies
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
@@ -234,36 +234,13 @@ def _reads(text: str, name: str) -> bool:
 def _expr_mentions(value: Any, name: str) -> bool:
     if isinstance(value, Expr | Template):
         if isinstance(value, Template):
-            return any(_reads(part, name) for part in _template_exprs(value.text))
+            return any(_reads(part, name) for part in template_exprs(value.text))
         return _reads(value.text, name)
     if isinstance(value, dict):
         return any(_expr_mentions(v, name) for v in value.values())
     if isinstance(value, list | tuple):
         return any(_expr_mentions(v, name) for v in value if not isinstance(v, Primitive))
     return False
-
-
-def _template_exprs(text: str) -> list[str]:
-    from interpreter.compile.expressions import split_template
-    try:
-        return [part for is_expr, part, _ in split_template(text) if is_expr]
-    except ExpressionError:
-        return []
-
-
-def _own_fields(node: Node) -> list[Any]:
-    out = []
-    for name in type(node).model_fields:
-        value = getattr(node, name)
-        if isinstance(value, list) and value and all(isinstance(v, Primitive) for v in value):
-            continue
-        if isinstance(value, list) and value and all(isinstance(v, OptionDef) for v in value):
-            continue
-        if isinstance(value, dict) and value and all(
-                isinstance(v, list) for v in value.values()):
-            continue
-        out.append(value)
-    return out
 
 
 def _walk(effects: list[Primitive], where: str):
@@ -609,7 +586,7 @@ def _mentions(game: Game, name: str, d: Describer) -> list[str]:
             out.append(f"the term “{humanize(m.group(1) if m else key)}”: {d.expr(body)}")
     for where, block in _sections(game):
         for node, place in _walk(block, where):
-            if any(_expr_mentions(v, name) for v in _own_fields(node)):
+            if any(_expr_mentions(v, name) for v in own_fields(node)):
                 what = place if isinstance(node, OptionDef) else f"a step of {place}"
                 if what not in out:
                     out.append(what)

@@ -182,21 +182,29 @@ def write_save(path: str | Path, saved: SavedGame) -> None:
     """Write atomically (temporary file, then rename) so a crash never leaves half a save,
     readable by its owner only (0600, also when replacing a file that was more open): a
     save holds the seed and every decision, secret ones too, so it is the referee's record."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    text = save_text(saved)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-        try:
-            os.fchmod(fd, SAVE_MODE)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_private(Path(path), save_text(saved))
     except OSError as exc:
         raise SaveFileError(f"cannot save the game to {path}: {exc.strerror or exc}") from None
+
+
+def write_private(target: Path, text: str, durable: bool = False) -> None:
+    """Replace `target` atomically (a temporary file renamed over it), readable by its
+    owner only; with `durable`, flushed to the disk before the rename (a server's saves
+    must survive a power cut, not only a crash)."""
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        os.fchmod(fd, SAVE_MODE)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 SAVE_MODE = 0o600

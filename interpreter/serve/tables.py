@@ -16,7 +16,6 @@ import logging
 import os
 import re
 import secrets
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ from interpreter.load.loader import LoadedRuleset
 from interpreter.run import rng
 from interpreter.run.game import Game, Option
 from interpreter.run.playout import agent_seed
-from interpreter.run.record import SavedGame, check_ruleset, replay, save_text
+from interpreter.run.record import SavedGame, check_ruleset, replay, save_text, write_private
 from interpreter.run.state import State
 from interpreter.serve.protocol import CreateRequest
 
@@ -42,7 +41,6 @@ TABLE_ID = re.compile(r"[0-9a-f]{16}")
 SAVE_LIMIT = 32 * 1024 * 1024
 MAX_TABLES = 10_000
 """Games one server holds at most (a page that creates games in a loop fills no disk)."""
-FILE_MODE = 0o600
 DIR_MODE = 0o700
 
 
@@ -218,21 +216,8 @@ class Store:
         """Save atomically (a temporary file renamed over the old one), mode 0600."""
         if self.folder is None:
             return
-        target = self.path(table)
-        text = table.save_data(decisions)
         try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                       dir=self.folder)
-            try:
-                os.fchmod(fd, FILE_MODE)
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    out.write(text)
-                    out.flush()
-                    os.fsync(out.fileno())
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_private(self.path(table), table.save_data(decisions), durable=True)
         except OSError as exc:
             raise SaveFileError(f"cannot save the game: {exc.strerror or exc}") from None
 
