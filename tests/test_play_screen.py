@@ -180,6 +180,29 @@ def test_the_first_screen_fits_80x24_with_the_board_and_the_options() -> None:
     assert height_of(console, wide, 80) > 40  # no height known: everything is printed
 
 
+def test_a_narrowed_list_too_long_for_80x24_is_paged_with_more() -> None:
+    answers = ["rM", "more", "more", "more", "more", "25", "quit"]
+    play, out, _ = session("high-rise", {1: "human", 2: "random"}, answers, seed=3,
+                           options={"rows": 8, "cols": 8})
+    assert play.run() == 0
+    screens = out.getvalue().split("─" * 80)[1:]
+    for screen in screens[:6]:  # each below its rule, above the prompt: 22 lines
+        assert len(screen.strip("\n").splitlines()) <= 22, screen
+    pages = [re.search(r"Options with 'rM', (\d+)(?:–(\d+))? of 64: `more` shows the "
+                       r"(next ones|first ones again)", s) for s in screens[1:6]]
+    assert all(pages), screens[1]
+    spans = [(int(m[1]), int(m[2] or m[1])) for m in pages]
+    last = next(i for i, (_, end) in enumerate(spans) if end == 64)
+    assert last >= 1 and spans[0][0] == 1 and spans[last + 1][0] == 1, spans  # wraps
+    assert all(spans[i + 1][0] == spans[i][1] + 1 for i in range(last)), spans
+    assert [m[3] for m in pages[:last + 1]] == ["next ones"] * last + ["first ones again"]
+    listed = re.findall(r"\d+ (rM-[a-h]\d)", "".join(screens[1:last + 2]))
+    squares = {f"rM-{c}{r}" for c in "abcdefgh" for r in range(1, 9)}
+    assert len(listed) == 64 and set(listed) == squares  # every one once
+    chosen = re.search(r"(?<!\d)25 (rM-\w+)", "".join(screens[1:last + 2]))
+    assert chosen and play.record.decisions[1] == (1, chosen[1])  # its number chooses it
+
+
 def test_undo_takes_back_the_decision_and_the_computer_replies_exactly() -> None:
     answers = ["1", "1", "undo", "1", "quit"]
     play, out, _ = session("caldera", {1: "human", 2: "random"}, answers, seed=2)

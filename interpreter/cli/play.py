@@ -30,7 +30,7 @@ from interpreter.cli.render import (
     variables_text,
     zones_split,
 )
-from interpreter.cli.screen import turn_screen
+from interpreter.cli.screen import MORE_WORDS, TurnScreen, turn_screen
 from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_mean
 from interpreter.load.catalog import shorten
 from interpreter.run.game import Game, Option, normalize_notation
@@ -47,12 +47,14 @@ Many options are shown in groups. To list some of them, type
   a place or a word           e.g. c3 or north: the options that involve it
   the start of a notation     e.g. pp-bM: the options whose notation starts so
   several of these            e.g. pp a5: the options that involve all of them
-then type the number or notation of the one you want."""
+then type the number or notation of the one you want. A list too long for the
+screen is shown a page at a time: `more` shows the next page."""
 
 COMMANDS = """\
 Commands:
   options   every legal option with what it does
   board     draw the board again (with all the options)
+  more      the next page of a list too long for the screen
   state     everything your seat may see now, off-table things too
   log       the game so far, as your seat may see it
   undo      take back your last decision and the computer players' replies
@@ -253,14 +255,17 @@ class PlaySession:
             self.console.clear()
 
     def show_turn(self, seen: dict, log: list, options: list[Option],
-                  what: str = "options") -> None:
+                  what: str = "options", start: int = 0) -> TurnScreen:
         """A rule, then the seat's screen at its decision, fitted to the terminal (below
-        the rule, above the prompt) when it has one."""
+        the rule, above the prompt) when it has one; a list too long for it is shown
+        from `start`."""
         self.console.rule(style="" if log else "dim")
         size = self.console.size
-        self.console.print(turn_screen(self.console, self.game, seen, log, options,
-                                       self.colour, size.height - 1 if self.fit else None,
-                                       size.width, what))
+        screen = turn_screen(self.console, self.game, seen, log, options, self.colour,
+                             size.height - 1 if self.fit else None, size.width, what,
+                             start=start)
+        self.console.print(screen)
+        return screen
 
     def ask_person(self, seat: int) -> Option:
         self.hand_over(seat)
@@ -269,7 +274,8 @@ class PlaySession:
         start = self.seen_log.get(seat, 0)
         self.seen_log[seat] = len(log)
         options = self.game.legal_options(self.state, seat)
-        self.show_turn(seen, log[start:], options)
+        listed, what = options, "options"  # the list on screen, for `more`
+        shown = self.show_turn(seen, log[start:], options).shown
         while True:
             text = self.ask(f"{self.game.seat_name(seat)}> ").strip()
             if not text:
@@ -291,7 +297,15 @@ class PlaySession:
                 self.console.print(options_renderable(options, full=True))
                 continue
             if word in ("board", "b"):
-                self.show_turn(seen, [], options)
+                listed, what = options, "options"
+                shown = self.show_turn(seen, [], options).shown
+                continue
+            if word in MORE_WORDS:
+                if len(shown) == len(listed):
+                    self.console.print(Text("All of them are on the screen already.",
+                                            style="dim"))
+                    continue
+                shown = self.show_turn(seen, [], listed, what, start=shown.stop).shown
                 continue
             if word == "state":
                 self.show_state(seen)
@@ -310,14 +324,15 @@ class PlaySession:
                     continue
             found = narrow(options, text)
             if found and len(found) < len(options):
-                what = f"options with '{shorten(text, 30)}'"
-                self.show_turn(seen, [], found, what)
+                listed, what = found, f"options with '{shorten(text, 30)}'"
+                shown = self.show_turn(seen, [], found, what).shown
                 if len(found) == 1:
                     self.console.print(Text("Type its number or notation to choose it.",
                                             style="dim"))
                 continue
             if found:  # everything involves it: show them all again
-                self.show_turn(seen, [], options)
+                listed, what = options, "options"
+                shown = self.show_turn(seen, [], options).shown
                 continue
             hint = did_you_mean(text, [o.notation for o in options])
             self.mistake(f"'{shorten(text, 40)}' is not a legal option"

@@ -13,6 +13,7 @@ Without a known height (output to a file or a pipe) everything is printed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich.columns import Columns
@@ -33,6 +34,8 @@ from interpreter.cli.render import (
 from interpreter.run.game import Game, Option
 
 NARROW_HINT = "type a [key] or a place to list them, ? for help"
+MORE_WORDS = frozenset({"more"})
+"""What a person types for the next page of a list too long for the screen."""
 
 
 def height_of(console: Console, renderable: RenderableType, width: int) -> int:
@@ -81,27 +84,31 @@ def groups_lines(groups: Sequence[OptionGroup]) -> Table:
     return table
 
 
-def groups_inline(groups: Sequence[OptionGroup]) -> Text:
-    """The groups run together: `Put your … on …: [pS] purple small (64) · [pM] …`."""
+def groups_inline(groups: Sequence[OptionGroup], words: bool = True) -> Text:
+    """The groups run together: `Put your … on …: [pS] purple small (64) · [pM] …`;
+    without `words`, only their keys and counts: `Put your … on …: [pS] (64) · …`."""
     shared, own = distinct_titles(groups)
     sizes = {len(g.options) for g in groups}
     each = len(sizes) == 1 and sizes != {1}  # the same count for all: said once
     if each:
         shared = f"{shared} ({sizes.pop()} each)".lstrip()
     line = Text(f"{shared}: " if shared else "")
-    for i, (g, words) in enumerate(zip(groups, own, strict=True)):
+    for i, (g, title) in enumerate(zip(groups, own, strict=True)):
         if i:
             line.append(" · ", style="dim")
         line.append_text(_key(g))
         if len(g.options) > 1:
-            line.append(f" {words}" + ("" if each else f" ({len(g.options)})"))
+            said = [title] if words else []
+            if not each:
+                said.append(f"({len(g.options)})")
+            line.append("".join(f" {w}" for w in said))
     return line
 
 
 def options_forms(options: Sequence[Option], what: str = "options"
                   ) -> list[RenderableType]:
     """Ways to show `options`, most helpful first: each with its label, notations only,
-    groups a line each, groups run together."""
+    groups a line each, groups run together, only the groups' keys."""
     count = (f"{len(options)} {what}" if len(options) != 1
              else "1 " + what.replace("options", "option", 1))
     forms: list[RenderableType] = [
@@ -114,6 +121,8 @@ def options_forms(options: Sequence[Option], what: str = "options"
         intro = Text(f"{count} in {len(groups)} groups: {NARROW_HINT}", style="dim")
         forms.append(Group(intro, groups_lines(groups)))
         forms.append(Group(intro, groups_inline(groups)))
+        if all(g.key for g in groups if len(g.options) > 1):
+            forms.append(Group(intro, groups_inline(groups, words=False)))
     return forms
 
 
@@ -126,20 +135,63 @@ def options_unfitted(options: Sequence[Option], what: str = "options") -> Render
     return forms[2] if len(forms) > 2 else forms[-1]
 
 
+def option_page(console: Console, options: Sequence[Option], start: int, room: int,
+                width: int, what: str = "options") -> tuple[RenderableType, range]:
+    """As many of `options` from `start` as fit in `room` lines (a line of them is
+    always shown), their notations in columns under a line that says which they are
+    and how to see the rest; and which options the page shows."""
+    cells = [Text.assemble((f"{_number(o):>3} ", "dim"), (o.notation, "bold"))
+             for o in options]
+    cell = max(c.cell_len for c in cells)
+    per_row = max(1, (width + 2) // (cell + 2))
+    start = start if 0 <= start < len(options) else 0
+
+    def intro(stop: int) -> Text:
+        then = "the next ones" if stop < len(options) else "the first ones again"
+        span = f"{start + 1}–{stop}" if stop > start + 1 else f"{stop}"
+        return Text(f"{what[:1].upper()}{what[1:]}, {span} of {len(options)}: "
+                    f"`more` shows {then}, ? how to list fewer", style="dim")
+
+    said = max(height_of(console, intro(stop), width)  # the longest it can be
+               for stop in (len(options) - 1, len(options)))
+    rows = max(1, room - said)
+    stop = min(len(options), start + rows * per_row)
+    grid = Table.grid(padding=(0, 2))
+    for _ in range(min(per_row, stop - start)):
+        grid.add_column(width=cell, no_wrap=True)
+    for first in range(start, stop, per_row):
+        grid.add_row(*cells[first:min(first + per_row, stop)])
+    return Group(intro(stop), grid), range(start, stop)
+
+
 def fit_options(console: Console, options: Sequence[Option], room: int, width: int,
-                what: str = "options") -> tuple[RenderableType, int]:
-    """The richest form of the options that takes at most `room` lines (the most
-    compact one when none does), and its height."""
-    forms = options_forms(options, what)
-    heights = [height_of(console, f, width) for f in forms]
-    for form, h in zip(forms, heights, strict=True):
-        if h <= room:
-            return form, h
-    best = min(range(len(forms)), key=heights.__getitem__)
-    return forms[best], heights[best]
+                what: str = "options", start: int = 0
+                ) -> tuple[RenderableType, int, range]:
+    """The richest form of the options that takes at most `room` lines; when none does,
+    a page of them from `start`. With its height and which options it shows."""
+    if start == 0:
+        for form in options_forms(options, what):
+            h = height_of(console, form, width)
+            if h <= room:
+                return form, h, range(len(options))
+    page, shown = option_page(console, options, start, room, width, what)
+    return page, height_of(console, page, width), shown
 
 
 # -- the whole screen ------------------------------------------------------------------
+
+@dataclass
+class TurnScreen:
+    """A turn's screen, and how far into its options it got (a page of a long list)."""
+
+    parts: Group
+    shown: range
+    """The options shown (their positions in the list given), all of them unless the
+    list was too long for the screen and was paged."""
+
+    def __rich__(self) -> Group:
+        return self.parts
+
 
 def _beside(console: Console, boards: list[RenderableType], lines: list[RenderableType],
             width: int) -> RenderableType | None:
@@ -161,10 +213,11 @@ def _beside(console: Console, boards: list[RenderableType], lines: list[Renderab
 def turn_screen(console: Console, game: Game, view: dict[str, Any],
                 log: Sequence[dict[str, Any]], options: Sequence[Option], colour: bool,
                 height: int | None, width: int, what: str = "options",
-                log_title: str = "Since your last move:") -> RenderableType:
+                log_title: str = "Since your last move:", start: int = 0) -> TurnScreen:
     """A person's screen at a decision: header, board, piles, variables, the log since
     their last move, the decision's question and the options, in `height` lines (a
-    line is left for the prompt), or everything when the height is unknown."""
+    line is left for the prompt), or everything when the height is unknown. Options
+    that do not fit even grouped are paged: the page from `start`."""
     prompt = Text(str(view["prompt"]), style="bold cyan") if view.get("prompt") else None
     entries = log_lines(game, log)
     if height is None:
@@ -175,7 +228,7 @@ def turn_screen(console: Console, game: Game, view: dict[str, Any],
                   if p is not None]
         if options:
             parts.append(options_unfitted(options, what))
-        return Group(*parts)
+        return TurnScreen(Group(*parts), range(len(options)))
     room = height - 1  # the prompt's line
     fixed = 1 + (height_of(console, prompt, width) if prompt else 0)
     smallest = min((height_of(console, f, width) for f in options_forms(options, what)),
@@ -200,10 +253,11 @@ def turn_screen(console: Console, game: Game, view: dict[str, Any],
             left -= height_of(console, shown_log, width)
     if prompt is not None:
         parts.append(prompt)
+    shown = range(len(options))
     if options:
-        form, _ = fit_options(console, options, left, width, what)
+        form, _, shown = fit_options(console, options, left, width, what, start)
         parts.append(form)
-    return Group(*parts)
+    return TurnScreen(Group(*parts), shown)
 
 
 def _arranged(console: Console, boards: list[RenderableType], side: list[RenderableType],
