@@ -84,6 +84,21 @@ def test_a_person_against_a_computer_at_caldera(tmp_path: Path) -> None:
             assert any(line.startswith("Player 2: ") for line in message["log"])
 
 
+def test_a_game_with_secrets_and_an_all_seeing_computer_player_says_so(
+        tmp_path: Path) -> None:
+    with serving(tmp_path) as client:
+        def notes(game: str, players: int, seats: dict[str, str]) -> list[str]:
+            made = client.post("/api/games", json={"ruleset": game, "players": players,
+                                                   "seats": seats})
+            assert made.status_code == 201, made.text
+            return made.json()["notes"]
+
+        cheat = notes("bottoms-up", 4, {"2": "mcts:playouts=5"})
+        assert len(cheat) == 1 and "sees every hidden card" in cheat[0] and "ismcts" in cheat[0]
+        assert notes("bottoms-up", 4, {"2": "ismcts:playouts=5"}) == []
+        assert notes("caldera", 2, {"2": "mcts:playouts=5"}) == []  # nothing hidden
+
+
 def test_the_rulesets_and_the_rules_are_one_click_away(tmp_path: Path) -> None:
     with serving(tmp_path) as client:
         games = client.get("/api/rulesets").json()
@@ -91,7 +106,9 @@ def test_the_rulesets_and_the_rules_are_one_click_away(tmp_path: Path) -> None:
         assert by_name["caldera"]["seats"] == {"min": 2, "max": 3}
         assert [o["id"] for o in by_name["caldera"]["options"]] == ["power_play"]
         assert by_name["caldera-two-trios"]["extends"] == "caldera"
-        assert "mcts" in [a["name"] for a in client.get("/api/agents").json()]
+        agents = {a["name"]: a for a in client.get("/api/agents").json()}
+        assert agents["mcts"]["sees_hidden"] and not agents["ismcts"]["sees_hidden"]
+        assert by_name["bottoms-up"]["secrets"] and not by_name["caldera"]["secrets"]
         page = client.get("/rules/high-rise")
         assert page.status_code == 200 and "High Rise" in page.text
         assert page.headers["content-type"].startswith("text/html")

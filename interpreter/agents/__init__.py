@@ -11,8 +11,12 @@ from interpreter.agents.uniform_agent import UniformAgent
 
 AGENTS: dict[str, type] = {"random": RandomAgent, "uniform": UniformAgent}
 
-__all__ = ["AGENTS", "Agent", "AgentSpec", "OptionChoice", "RandomAgent", "UniformAgent",
-           "check_agent", "make_agent", "parse_agent_spec"]
+__all__ = ["AGENTS", "SEES_HIDDEN_NOTE", "Agent", "AgentSpec", "OptionChoice", "RandomAgent",
+           "UniformAgent", "check_agent", "make_agent", "parse_agent_spec", "sees_hidden"]
+
+SEES_HIDDEN_NOTE = ("mcts sees every hidden card and secret (it searches the true state); "
+                    "for a computer player that plays fair, use ismcts.")
+"""Said wherever such a player is chosen for a game with secrets between seats."""
 
 
 def _register_search_agents() -> None:
@@ -33,3 +37,10 @@ def check_agent(text: str) -> AgentSpec:
 def make_agent(text: str, seed: int = 0) -> Agent:
     spec = check_agent(text)
     return AGENTS[spec.name](seed, **spec.settings)
+
+
+def sees_hidden(text: str) -> bool:
+    """Whether the agent written `text` (`mcts:playouts=400`) reads the true state,
+    secrets included; a person or an unknown name does not."""
+    cls = AGENTS.get(text.partition(":")[0].strip().lower())
+    return bool(getattr(cls, "sees_hidden", False))

@@ -249,6 +249,7 @@ class MCTSAgent(SearchAgent):
     (the game's generator is drawn anew in each playout)."""
 
     name = "mcts"
+    sees_hidden = True
 
     def determinize(self, game: Game, state: State, seat: int) -> State:
         copy = state.copy()

@@ -15,15 +15,16 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from interpreter.agents import SEES_HIDDEN_NOTE, sees_hidden
 from interpreter.analyze.plan import make_plan
 from interpreter.analyze.runner import analyze as run_analysis
 from interpreter.analyze.stats import ALPHA
 from interpreter.analyze.summary import group_rows, headlines
 from interpreter.cli.batch import progress_bar
 from interpreter.cli.params import AddressOpt, BackendOpt, JsonOpt, parse_seed
-from interpreter.cli.play import has_secrets
 from interpreter.errors import UsageError
 from interpreter.run.backends import check_backend
+from interpreter.run.view import has_secrets
 
 DEFAULT_GAMES = 200
 LABEL_WIDTH = 48
@@ -111,10 +112,8 @@ def analyze(
         check_writable(html)
     plan = make_plan(rulesets, option or [], players or [], agents or [], games, seed)
     if any(has_secrets(v.game) for v in plan.variants) and any(
-            m.field.partition(":")[0] == "mcts" or (m.focal or "").partition(":")[0] == "mcts"
-            for m in plan.matchups):
-        typer.echo("note: mcts sees every hidden card and secret (it searches the true "
-                   "state); for a player that plays fair, use ismcts.", err=True)
+            sees_hidden(m.field) or sees_hidden(m.focal or "") for m in plan.matchups):
+        typer.echo(f"note: {SEES_HIDDEN_NOTE}", err=True)
     with progress_bar(plan.variants[0].game.title, plan.total_games) as advance:
         report = run_analysis(plan, jobs, progress=advance, backend=backend,
                               address=address)

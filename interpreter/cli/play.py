@@ -37,7 +37,7 @@ from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
 from interpreter.run.record import SavedGame, write_save
 from interpreter.run.state import State
-from interpreter.run.view import view, witnesses
+from interpreter.run.view import has_secrets, view, witnesses
 
 HOW_TO_CHOOSE = """\
 How to choose: type an option's number, or its notation. Case and spaces do
@@ -485,15 +485,6 @@ class PlaySession:
     def save(self) -> None:
         if self.save_path is not None:
             write_save(self.save_path, self.record)
-
-
-def has_secrets(game: Game) -> bool:
-    """Whether some seat may see what another may not (then hot-seat play hides screens)."""
-    # What nobody may see (a die under a cover) needs no hiding of screens; what only
-    # its owner may see does.
-    return (any("owner" in (z.contents, z.count) for z in game.ruleset.zones)
-            or any(v.visible_to == "owner" for v in game.ruleset.variables)
-            or any(c.secret for c in game.choices.values()))
 
 
 def hidden_from(game: Game, state: State, seat: int) -> set[int]:

@@ -13,12 +13,12 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from interpreter.agents import make_agent
+from interpreter.agents import SEES_HIDDEN_NOTE, make_agent, sees_hidden
 from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
 from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
-from interpreter.cli.play import PlaySession, has_secrets
+from interpreter.cli.play import PlaySession
 from interpreter.compile.game import compile_game
 from interpreter.errors import IllegalMove, SaveFileError, UsageError
 from interpreter.load.catalog import bundled_names, rulesets_dir
@@ -28,6 +28,7 @@ from interpreter.run.game import Game
 from interpreter.run.playout import agent_seed
 from interpreter.run.record import SavedGame, check_ruleset, read_save, replay
 from interpreter.run.state import State
+from interpreter.run.view import has_secrets
 
 
 def build_agents(seats: dict[int, str], seed: int, resumed_after: int | None = None
@@ -167,10 +168,8 @@ def play(
         record = SavedGame.start(game, n, seed, seats)
         intro = f"{game.title}: {n} players ({describe_seats(seats)})."
     console.print(Text(intro + " Type `help` for the commands."), soft_wrap=True)
-    if has_secrets(game) and any(kind.partition(":")[0] == "mcts" for kind in seats.values()):
-        console.print(Text("Note: mcts sees every hidden card and secret (it searches the "
-                           "true state); for an opponent that plays fair, use ismcts.",
-                           style="yellow"), soft_wrap=True)
+    if has_secrets(game) and any(sees_hidden(kind) for kind in seats.values()):
+        console.print(Text(f"Note: {SEES_HIDDEN_NOTE}", style="yellow"), soft_wrap=True)
     session = PlaySession(game, state, seats, agents, record, console,
                           ask=lambda prompt: console.input(Text(prompt)),
                           save_path=save_path,

@@ -216,6 +216,16 @@ def is_empty(place: dict[str, Any]) -> bool:
     return place.get("count") == 0 or place.get("pieces") == []
 
 
+def has_secrets(game: Game) -> bool:
+    """Whether some seat may see what another may not: then hot-seat screens are hidden
+    from the other players, and a computer player that reads the true state cheats."""
+    # What nobody may see (a die under a cover) is no secret between seats; what only
+    # its owner may see is.
+    return (any("owner" in (z.contents, z.count) for z in game.ruleset.zones)
+            or any(v.visible_to == "owner" for v in game.ruleset.variables)
+            or any(c.secret for c in game.choices.values()))
+
+
 def witnesses(game: Game, state: State, pieces: tuple[int, ...]) -> tuple[int, ...]:
     """The seats that may see every one of these pieces now (for a line on the record)."""
     return tuple(seat for seat in range(1, state.players + 1)

@@ -28,13 +28,14 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from interpreter.agents import AGENTS
+from interpreter.agents import AGENTS, SEES_HIDDEN_NOTE, sees_hidden
+from interpreter.compile.game import compile_game
 from interpreter.docs.diagrams import position_svg
 from interpreter.errors import IllegalMove, TabletopError, did_you_mean
 from interpreter.load.catalog import shorten
 from interpreter.run.game import Option, normalize_notation
 from interpreter.run.playout import decide
-from interpreter.run.view import SPECTATOR, view
+from interpreter.run.view import SPECTATOR, has_secrets, view
 from interpreter.serve import protocol
 from interpreter.serve.protocol import Choose, ProtocolError, Ready, Resync
 from interpreter.serve.tables import HUMAN, Store, Table
@@ -396,6 +397,7 @@ def rulesets_entries(store: Store) -> list[dict[str, Any]]:
     for name in store.names():
         try:
             loaded = store.load_ruleset(name)
+            secret = has_secrets(compile_game(loaded, {}))
         except TabletopError as exc:
             log.warning("%s is not offered: %s", name, str(exc).splitlines()[0])
             continue
@@ -404,10 +406,22 @@ def rulesets_entries(store: Store) -> list[dict[str, Any]]:
             "name": name, "title": g.title, "seats": {"min": g.seats.min, "max": g.seats.max},
             "summary": " ".join(g.summary.split()),
             "options": [_option(o) for o in loaded.model.options],
+            "secrets": secret,  # with its default options
         }
         if loaded.variant is not None:
             entry["extends"] = loaded.variant.base_name
         out.append(entry)
+    return out
+
+
+def _agent(name: str, cls: type) -> dict[str, Any]:
+    """A computer player on offer: its settings, and whether it reads secrets (and
+    then what to tell the person choosing it)."""
+    out: dict[str, Any] = {"name": name, "sees_hidden": sees_hidden(name), "settings": {
+        key: {"default": s.default, "help": s.help}
+        for key, s in getattr(cls, "SETTINGS", {}).items()}}
+    if out["sees_hidden"]:
+        out["note"] = SEES_HIDDEN_NOTE
     return out
 
 
@@ -457,10 +471,8 @@ def create_app(store: Store, pace: float = 0.0,
         return JSONResponse(entries, headers=SECURITY_HEADERS)
 
     async def agents(request: Request) -> Response:
-        return JSONResponse([{"name": name, "settings": {
-            key: {"default": s.default, "help": s.help}
-            for key, s in getattr(cls, "SETTINGS", {}).items()}}
-            for name, cls in AGENTS.items()], headers=SECURITY_HEADERS)
+        return JSONResponse([_agent(name, cls) for name, cls in AGENTS.items()],
+                            headers=SECURITY_HEADERS)
 
     async def rules(request: Request) -> Response:
         name = request.path_params["name"].removesuffix(".html")
@@ -500,9 +512,12 @@ def create_app(store: Store, pace: float = 0.0,
                  else {str(s): f"/play/{table.id}?token={t}"
                        for s, t in sorted(table.tokens.items())})
         server.start_computers(table)
+        notes = ([SEES_HIDDEN_NOTE[0].upper() + SEES_HIDDEN_NOTE[1:]]
+                 if has_secrets(table.game) and any(map(sees_hidden, table.seats.values()))
+                 else [])
         return JSONResponse({"game": table.id, "links": links,
                              "spectator": f"/play/{table.id}?token={table.spectator}",
-                             "hotseat": table.hotseat}, status_code=201,
+                             "hotseat": table.hotseat, "notes": notes}, status_code=201,
                             headers=SECURITY_HEADERS)
 
     @contextlib.asynccontextmanager

@@ -13,6 +13,7 @@
   ];
   let rulesets = [];
   let agents = null; // names the server offers (null: not known)
+  let cheats = {}; // those that read the true state, secrets included: what to say
 
   function showError(message) {
     $("error").textContent = message;
@@ -84,8 +85,20 @@
       const select = el("select", { "data-seat": String(s) },
         ...offered.map(([value, text]) => el("option", { value }, text)));
       select.value = before[s - 1] || (s === 1 ? "human" : "random");
+      select.addEventListener("change", showFairness);
       box.append(el("label", {}, `Player ${s}`, select));
     }
+    showFairness();
+  }
+
+  // A computer player that reads the true state sees every secret of a game that has
+  // them: say so before the game starts, as the terminal does.
+  function showFairness() {
+    const game = current();
+    const chosen = [...$("seats").querySelectorAll("select")].map((s) => s.value.split(":")[0]);
+    const cheat = game && game.secrets && chosen.find((name) => name in cheats);
+    $("fairness").textContent = cheat ? `Note: ${cheats[cheat]}` : "";
+    $("fairness").hidden = !cheat;
   }
 
   async function submit(event) {
@@ -125,6 +138,7 @@
       list.append(el("li", {}, el("a", { href: link, "data-seat": who }, text)));
     }
     if (data.spectator) list.append(el("li", {}, el("a", { href: data.spectator, "data-seat": "spectator" }, "Watch (spectator)")));
+    $("notes").replaceChildren(...(data.notes || []).map((n) => el("p", { class: "note" }, n)));
     $("result").hidden = false;
   }
 
@@ -136,7 +150,9 @@
       return;
     }
     try {
-      agents = (await getJSON("/api/agents")).map((a) => a.name);
+      const offered = await getJSON("/api/agents");
+      agents = offered.map((a) => a.name);
+      cheats = Object.fromEntries(offered.filter((a) => a.sees_hidden).map((a) => [a.name, a.note]));
     } catch (e) {
       agents = null;
     }
