@@ -14,16 +14,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from console import console_script
-from typer.testing import CliRunner
+from console import console_script, invoke
 
 from interpreter.analyze.collect import Matchup
 from interpreter.analyze.plan import make_plan, option_sets, split_agents
 from interpreter.analyze.runner import analyze
-from interpreter.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
-runner = CliRunner()
 
 QUIET_RULE = "no-progress"
 TRIOS_RULE = "three-trios"
@@ -71,12 +68,6 @@ end:
 """
 
 
-def invoke(*args: str) -> Any:
-    result = runner.invoke(app, list(args))
-    assert "Traceback" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception))
-    return result
 
 
 def analyze_json(*args: str) -> dict[str, Any]:

@@ -13,12 +13,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from console import console_script
+from console import console_script, invoke
 from rich.console import Console
 from typer.testing import CliRunner
 
 from interpreter.api import load_game
-from interpreter.cli.app import app
 from interpreter.cli.play import PlaySession
 from interpreter.cli.play_command import build_agents
 from interpreter.cli.render import render_view
@@ -26,7 +25,6 @@ from interpreter.run.record import SavedGame, read_save, replay
 from interpreter.run.view import view
 
 ROOT = Path(__file__).resolve().parents[1]
-runner = CliRunner()
 
 BAD_RULESET = """\
 tabletop: 1
@@ -48,12 +46,6 @@ turn: []
 HIGH_RISE_MOVES = 25
 
 
-def invoke(*args: str, input: str | None = None):
-    result = runner.invoke(app, list(args), input=input)
-    assert "Traceback" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception))
-    return result
 
 
 def first_legal(game_name: str, seed: int) -> str:

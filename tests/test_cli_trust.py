@@ -27,29 +27,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console import console_script
+from console import console_script, invoke
 from rich.console import Console
-from typer.testing import CliRunner
 
 from interpreter.agents import make_agent
 from interpreter.api import load, load_game
-from interpreter.cli.app import app
 from interpreter.cli.play import PlaySession
 from interpreter.cli.play_command import build_agents
 from interpreter.run import playout, record, rng
 from interpreter.run.record import SavedGame, read_save, write_save
 
 ROOT = Path(__file__).resolve().parents[1]
-runner = CliRunner()
 HIGH_RISE_MOVES = 25  # a player's decisions in High Rise on its default 3×3 board
 
 
-def invoke(*args: str, input: str | None = None) -> Any:
-    result = runner.invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception))
-    assert "internal error" not in result.output + result.stderr, result.stderr
-    return result
 
 
 def tabletop() -> list[str]:

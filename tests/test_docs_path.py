@@ -11,23 +11,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from console import invoke
 
-from interpreter.cli.app import app
 from interpreter.docs.build import MANIFEST
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "benchmarks" / "rulesets" / "tic-tac-toe.yaml"
 MINE = GAME.name
-runner = CliRunner()
 
 
-def invoke(*args: str):
-    result = runner.invoke(app, list(args))
-    assert "Traceback" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception))
-    return result
 
 
 @pytest.fixture

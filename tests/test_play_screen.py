@@ -23,13 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console import console_script
+from console import console_script, invoke
 from rich.console import Console
-from typer.testing import CliRunner
 
 from interpreter.agents import make_agent
 from interpreter.api import load_game
-from interpreter.cli.app import app
 from interpreter.cli.choosing import exact_match, group_options, narrow
 from interpreter.cli.play import PlaySession
 from interpreter.cli.play_command import build_agents
@@ -41,15 +39,8 @@ from interpreter.run.state import State
 from interpreter.run.view import view
 
 ROOT = Path(__file__).resolve().parents[1]
-runner = CliRunner()
 
 
-def invoke(*args: str, input: str | None = None) -> Any:
-    result = runner.invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception))
-    assert "internal error" not in result.output + result.stderr, result.stderr
-    return result
 
 
 def midgame(name: str, decisions: int, options: dict[str, Any] | None = None,
@@ -214,6 +205,23 @@ def test_undo_takes_back_the_decision_and_the_computer_replies_exactly() -> None
     again.run()
     assert decisions == again.record.decisions  # same choice, same replies
     assert replay(play.game, play.record).decisions == len(decisions)
+
+
+def test_undo_reaches_back_past_a_load(tmp_path: Path) -> None:
+    save = tmp_path / "caldera.json"
+    first = invoke("play", "caldera", "--seed", "4", "--save", str(save),
+                   input="1\n1\n1\nquit\n")
+    assert first.exit_code == 0, first.output
+    before = read_save(save)
+    mine = [i for i, (seat, _) in enumerate(before.decisions) if seat == 1]
+    game = load_game("caldera")
+    again = invoke("play", "--load", str(save), input="undo\nquit\n")
+    assert again.exit_code == 0, again.output
+    assert f"Took back your decision {before.decisions[mine[-1]][1]}" in again.stdout
+    after = read_save(save)
+    assert after.decisions == before.decisions[:mine[-1]]  # the save is rewound too
+    replayed = replay(game, after)
+    assert game.deciding_seats(replayed) == [1]
 
 
 def test_undo_is_refused_after_a_secret_decision_of_another_seat() -> None:

@@ -16,8 +16,11 @@ from console import console_script
 from serve_support import create, receive, send, serving, socket_url, until
 from starlette.testclient import TestClient
 
+from interpreter.api import load
+from interpreter.errors import UsageError
 from interpreter.run.record import read_save
 from interpreter.serve.app import create_app
+from interpreter.serve.command import _offered_files
 from interpreter.serve.tables import Store
 
 
@@ -271,6 +274,20 @@ def test_bad_serve_arguments_exit_1_with_a_message(args: list[str], message: str
     assert done.returncode == 1, done.stderr
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_ruleset_file_of_a_bundled_game_takes_its_place_with_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    own = tmp_path / "my-caldera.yaml"
+    own.write_text(Path(load("caldera").path).read_text())
+    offered = _offered_files([own])
+    assert offered == {"caldera": own}
+    said = capsys.readouterr().err
+    assert "is the game 'caldera', which is bundled" in said and "in its place" in said
+    twice = tmp_path / "again.yaml"
+    twice.write_text(own.read_text())
+    with pytest.raises(UsageError, match="both the game 'caldera'"):
+        _offered_files([own, twice])
 
 
 def test_the_save_is_the_play_commands_format(tmp_path: Path) -> None:

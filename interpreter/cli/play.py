@@ -372,8 +372,8 @@ class PlaySession:
         why not. Raises Undone once the game is rewound."""
         mine = [i for i, b in enumerate(self.history) if b.seat == seat]
         if not mine:
-            self.console.print(Text("Nothing to undo: you have made no decision since the "
-                                    "game started or was loaded.", style="yellow"))
+            self.console.print(Text("Nothing to undo: you have made no decision yet.",
+                                    style="yellow"))
             return
         index = mine[-1]
         before = self.history[index]
@@ -485,6 +485,21 @@ class PlaySession:
     def save(self) -> None:
         if self.save_path is not None:
             write_save(self.save_path, self.record)
+
+
+def recall(game: Game, record: SavedGame, seats: dict[int, str],
+           agents_at: Callable[[int], dict[int, Agent]]) -> list[Before]:
+    """A loaded game's decisions by the seats people now play, to undo as if they were
+    made at this sitting: each with the state before it, replayed from the record, and
+    the computer players as a game resumed there would have them (`agents_at`)."""
+    state = game.new_state(record.players, record.seed)
+    out = []
+    for index, (seat, notation) in enumerate(record.decisions):
+        if seats.get(seat) == HUMAN:
+            seen = {seat: len(view(game, state, seat)["log"])}
+            out.append(Before(seat, state.copy(), agents_at(index), index, seen))
+        game.apply_in_place(state, seat, notation)
+    return out
 
 
 def hidden_from(game: Game, state: State, seat: int) -> set[int]:

@@ -18,7 +18,7 @@ from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
 from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
-from interpreter.cli.play import PlaySession
+from interpreter.cli.play import PlaySession, recall
 from interpreter.compile.game import compile_game
 from interpreter.errors import IllegalMove, SaveFileError, UsageError
 from interpreter.load.catalog import bundled_names, rulesets_dir
@@ -178,6 +178,9 @@ def play(
                           replay=replay_command(game_ref, game, n, seats, seed),
                           fit=fits_screen(console),
                           rules_file=None if game_ref in bundled_names() else game_ref)
+    if load_from is not None:  # undo reaches back past the load
+        session.history = recall(game, record, seats,
+                                 lambda index: build_agents(seats, seed, resumed_after=index))
     code = session.run()
     if code:
         raise typer.Exit(code)

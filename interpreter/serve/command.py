@@ -40,6 +40,27 @@ def _check_address(host: str, port: int) -> None:
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
+def _offered_files(paths: list[Path]) -> dict[str, Path]:
+    """The ruleset files to offer, by game name: each checked now (its errors stop the
+    server before it starts). Two files of one game are refused; a file of a bundled
+    game is offered in the bundled one's place, with a warning."""
+    from interpreter.api import load
+    from interpreter.load.catalog import bundled_names
+
+    out: dict[str, Path] = {}
+    for path in paths:
+        name = load(path).model.game.name
+        if name in out:
+            raise UsageError(f"--ruleset {path} and --ruleset {out[name]} are both the "
+                             f"game '{name}': offer one of them (or rename one's game)")
+        if name in bundled_names():
+            typer.echo(f"warning: --ruleset {path} is the game '{name}', which is bundled: "
+                       "this file is offered in its place, and saved games of the "
+                       "bundled one resume only if their rules are the same", err=True)
+        out[name] = path
+    return out
+
+
 def serve(
     host: Annotated[str, typer.Option(
         "--host", metavar="H", help="The address to listen on. The default (loopback) "
@@ -53,7 +74,8 @@ def serve(
         "tabletop/games].", file_okay=False, show_default=False)] = None,
     ruleset: Annotated[list[Path] | None, typer.Option(
         "--ruleset", metavar="PATH", help="Also offer this ruleset file (repeatable): a "
-        "designer's game, played in the browser before it is bundled.",
+        "designer's game, played in the browser before it is bundled. A file of a "
+        "bundled game (the same game name) is offered in the bundled one's place.",
         dir_okay=False, show_default=False)] = None,
     pace: Annotated[float, typer.Option(
         "--pace", metavar="SECONDS", help="How long a computer player waits before it "
@@ -81,12 +103,7 @@ def serve(
     except ImportError as exc:
         raise UsageError(f"the browser table needs the 'serve' extra ({exc.name} is "
                          "missing): pip install 'tabletop[serve]'") from None
-    extra = {}
-    for path in ruleset or []:
-        from interpreter.api import load
-
-        loaded = load(path)
-        extra[loaded.model.game.name] = path
+    extra = _offered_files(ruleset or [])
     store = Store(data if data is not None else default_data_dir(), extra)
     store.open_folder()
     for name, problem in store.skipped.items():
