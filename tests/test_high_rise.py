@@ -64,7 +64,7 @@ def test_view_shows_a_hidden_die_under_each_cover() -> None:
     board = view(game, state, 1)["zones"]["board"]["places"]
     assert len(board) == 9
     for place in board.values():
-        assert place["pieces"][0] == {"hidden": True}
+        assert place["pieces"][0] == {"hidden": True, "back": "Die"}
         assert place["pieces"][1] == {"colour": "grey", "size": 3, "palette": "neutral"}
 
 
@@ -80,9 +80,9 @@ def test_memory_mode_hides_pieces_covered_by_larger_ones() -> None:
     pieces = view(game, state, 1)["zones"]["board"]["places"]["a1"]["pieces"]
     # die (hidden), grey large (not covered by a larger piece), the small (now hidden),
     # the large on top.
-    assert pieces[0] == {"hidden": True}
+    assert pieces[0] == {"hidden": True, "back": "Die"}
     assert pieces[1]["colour"] == "grey"
-    assert pieces[2] == {"hidden": True}
+    assert pieces[2] == {"hidden": True, "back": "Pyramid"}  # a pyramid, but which?
     assert pieces[3]["size"] == 3
     plain = load_game("high-rise")
     assert view(plain, state, 1)["zones"]["board"]["places"]["a1"]["pieces"][2]["size"] == 1

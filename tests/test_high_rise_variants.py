@@ -58,7 +58,7 @@ def test_slips_are_shown_at_the_end() -> None:
     game = load_game("high-rise-numbered-slips")
     state = game.new_state(2, 1)
     for place in view(game, state, 2)["zones"]["board"]["places"].values():
-        assert place["pieces"][0] == {"hidden": True}
+        assert place["pieces"][0] == {"hidden": True, "back": "Slip"}
     while not state.over:
         seat = game.deciding_seats(state)[0]
         game.apply_in_place(state, seat, game.legal_options(state, seat)[0].notation)
@@ -72,7 +72,7 @@ def test_black_and_white_covers_are_shown_as_nobodys() -> None:
     state = game.new_state(2, 5)
     covers = []
     for place in view(game, state, 1)["zones"]["board"]["places"].values():
-        assert place["pieces"][0] == {"hidden": True}
+        assert place["pieces"][0] == {"hidden": True, "back": "Die"}
         covers.append(place["pieces"][1])
     assert all(c["size"] == 3 and c["palette"] == "neutral" for c in covers)
     assert sorted(c["colour"] for c in covers) == ["black"] * 2 + ["grey"] * 5 + ["white"] * 2

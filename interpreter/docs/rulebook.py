@@ -315,7 +315,7 @@ def _backs(game: Game) -> str | None:
     for ps in game.ruleset.pieces.sets:
         if ps.back is not None:
             label = (ps.label or humanize(ps.id)).split(" (")[0]
-            by_back.setdefault(ps.back, []).append(plural(label, 2))
+            by_back.setdefault(ps.back, []).append(ps.component or plural(label, 2))
     if not by_back:
         return None
     parts = [f"*{back}* ({', '.join(dict.fromkeys(labels))})"
