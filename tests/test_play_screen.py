@@ -171,6 +171,19 @@ def test_the_first_screen_fits_80x24_with_the_board_and_the_options() -> None:
     assert height_of(console, wide, 80) > 40  # no height known: everything is printed
 
 
+def test_on_a_short_screen_your_own_hand_comes_before_the_legends() -> None:
+    game, state, seat = midgame("aquarius-rising", 0, seed=4)
+    seen = view(game, state, seat)
+    console = Console(file=io.StringIO(), width=80, height=24, color_system=None)
+    screen = turn_screen(console, game, seen, seen["log"], game.legal_options(state, seat),
+                         False, 23, 80)
+    assert height_of(console, screen, 80) <= 22
+    console.print(screen)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Player 1 (you)" in text and "  Hand: " in text
+    assert "x runs east" not in text  # the legend gave way (`state` shows it)
+
+
 def test_a_narrowed_list_too_long_for_80x24_is_paged_with_more() -> None:
     answers = ["rM", "more", "more", "more", "more", "25", "quit"]
     play, out, _ = session("high-rise", {1: "human", 2: "random"}, answers, seed=3,

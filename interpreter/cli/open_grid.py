@@ -213,9 +213,12 @@ class OpenGridBoard:
     """The used part of an open grid as a board, with the houses' stories and the
     legends; drawn in full, compact or folded, whichever fits the console."""
 
-    def __init__(self, game: Game, data: dict[str, Any], colour: bool) -> None:
+    def __init__(self, game: Game, data: dict[str, Any], colour: bool,
+                 legends: bool = True) -> None:
         self.drawer = Drawer(game, colour)
         self.colour = colour
+        self.legends = legends
+        """Whether the legends are drawn under the board (else: OpenGridLegend)."""
         self.places: dict[tuple[int, int], dict[str, Any]] = {}
         for name, place in data.get("places", {}).items():
             at = coords(name)
@@ -273,8 +276,8 @@ class OpenGridBoard:
                 yield Text("")
             yield from self.band(shape.cells, shape.column, xs)
         yield from self.houses_text()
-        yield legend(self.drawer.game)
-        yield self.legend(compact=shape.region == 1 and self.full > 1)
+        if self.legends:
+            yield from OpenGridLegend(self).__rich_console__(console, options)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         shape = self.layout(options.max_width)
@@ -357,6 +360,21 @@ class OpenGridBoard:
         return text
 
 
+class OpenGridLegend:
+    """A board's legends on their own, to go with the piles when the screen is short of
+    lines (they are what is left out first)."""
+
+    def __init__(self, board: OpenGridBoard) -> None:
+        self.board = board
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions
+                         ) -> Iterator[RenderableType]:
+        board = self.board
+        yield legend(board.drawer.game)
+        yield board.legend(compact=board.layout(options.max_width).region == 1
+                           and board.full > 1)
+
+
 def centred(lines: list[Text], i: int, width: int) -> Text:
     """Line `i` of a square's drawing, the drawing centred as a block in `width`."""
     block = max((len(line.plain) for line in lines), default=0)
@@ -369,10 +387,13 @@ def centred(lines: list[Text], i: int, width: int) -> Text:
 
 
 def open_grid_renderable(game: Game, title: str, data: dict[str, Any],
-                         colour: bool = True) -> RenderableType:
-    """An open grid zone: its title, then the board with its stories and legends."""
+                         colour: bool = True, legends: bool = True
+                         ) -> tuple[RenderableType, OpenGridLegend | None]:
+    """An open grid zone: its title, then the board with its stories, and its legends
+    (under the board, or apart when not `legends`: then they are returned too)."""
     heading = Text(title, style="bold")
     if not data.get("places"):
         heading.append("  (nothing on it yet)", style="dim")
-        return heading
-    return Group(heading, OpenGridBoard(game, data, colour))
+        return heading, None
+    board = OpenGridBoard(game, data, colour, legends)
+    return Group(heading, board), None if legends else OpenGridLegend(board)

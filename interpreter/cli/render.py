@@ -239,10 +239,16 @@ def slots_table(game: Game, title: str, places: dict[str, Any],
 
 
 def _places(game: Game, title: str, data: dict[str, Any], colour: bool,
-            compact: bool = False) -> RenderableType:
+            compact: bool = False, legends: list[RenderableType] | None = None
+            ) -> RenderableType:
+    """A zone's places drawn; `compact` draws them in fewer lines, and an open grid's
+    legends then go into `legends`, to go with the piles."""
     if data.get("reach") is not None:  # an open grid: only its used squares are listed
         from interpreter.cli.open_grid import open_grid_renderable  # it draws with these
-        return open_grid_renderable(game, title, data, colour)
+        board, apart = open_grid_renderable(game, title, data, colour, legends=not compact)
+        if apart is not None and legends is not None:
+            legends.append(apart)
+        return board
     if data.get("kind") == "grid":
         return grid_table(game, title, data["places"], data["rows"], data["cols"], colour,
                           compact)
@@ -268,11 +274,15 @@ def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
 
 
 def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: bool = False,
-                everything: bool = False) -> tuple[list[RenderableType], list[Text]]:
+                everything: bool = False
+                ) -> tuple[list[RenderableType], list[RenderableType]]:
     """The zones' boards, and the lines for piles and hands (see zones_renderables);
-    `everything` adds the zones kept off the table (for the `state` command)."""
+    `everything` adds the zones kept off the table (for the `state` command).
+    `compact` (a screen short of lines, which keeps the first lines that fit): boards
+    drawn smaller, the viewer's own piles first and the boards' legends last."""
     boards: list[RenderableType] = []
     lines: list[Text] = []
+    legends: list[RenderableType] = []
     by_seat: dict[int, list[Text]] = {}
     for zone_id, data in view["zones"].items():
         info = game.zones[zone_id]
@@ -283,7 +293,7 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
                 who = game.seat_name(int(owner))
                 if "places" in part:
                     boards.append(_places(game, f"{info.label} — {who}", part, colour,
-                                          compact))
+                                          compact, legends))
                     continue
                 mine = by_seat.setdefault(int(owner), [])
                 if is_empty(part):
@@ -295,20 +305,26 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
                     line.append_text(pile_count(part))
                 mine.append(line)
         elif "places" in data:
-            boards.append(_places(game, info.label, data, colour, compact))
+            boards.append(_places(game, info.label, data, colour, compact, legends))
         elif "pieces" in data and game.ruleset.pieces.glyph is None:  # face-up cards
             lines.append(Text.assemble((f"{info.label}: ", "bold"),
                                        list_pieces(game, data["pieces"], colour)))
         else:
             lines.append(Text.assemble((f"{info.label}: ", "bold"), pile_count(data)))
+    mine: list[Text] = []
     for seat, seat_lines in by_seat.items():
         title = game.seat_name(seat) + (" (you)" if seat == view.get("seat") else "")
-        lines.append(Text(title + ("" if seat_lines else ": nothing"), style="bold underline"))
-        lines.extend(seat_lines)
+        block = [Text(title + ("" if seat_lines else ": nothing"), style="bold underline"),
+                 *seat_lines]
+        if compact and seat == view.get("seat"):
+            mine = block  # short of room, what is yours comes first (lines are cut last)
+        else:
+            lines.extend(block)
+    lines[:0] = mine
     if compact and any(data.get("kind") == "grid" and data.get("reach") is None
                        for data in _boards_data(game, view)):
         lines.append(legend(game))
-    return boards, lines
+    return boards, [*lines, *legends]
 
 
 def _boards_data(game: Game, view: dict[str, Any]) -> list[dict[str, Any]]:
