@@ -232,7 +232,7 @@ def test_mcts_in_a_game_with_secrets_comes_with_a_note() -> None:
     result = invoke("analyze", "bottoms-up", "-p", "4", "--agents",
                     "mcts:playouts=2,depth=2", "-n", "1", "--json")
     assert result.exit_code == 0
-    assert "mcts sees every hidden card" in result.stderr and "ismcts" in result.stderr
+    assert "mcts sees all that is hidden" in result.stderr and "ismcts" in result.stderr
     assert json.loads(result.stdout)["games"] == 1
     quiet = invoke("analyze", "caldera", "-p", "2", "--agents", "mcts:playouts=2,depth=2",
                    "-n", "1", "--json")

@@ -387,8 +387,9 @@ def test_the_create_form_starts_a_game_whose_links_open_it(server: Running,
     page.select_option("select[data-seat='2']", "random")
     page.fill("#seed", "5")
     assert page.locator("#fairness").is_hidden()
+    page.select_option("#ruleset", "caldera")
     page.select_option("select[data-seat='2']", "mcts:playouts=200")
-    assert page.locator("#fairness").is_hidden()  # High Rise hides nothing between seats
+    assert page.locator("#fairness").is_hidden()  # Caldera hides nothing
     page.select_option("#ruleset", "bottoms-up")
     page.select_option("select[data-seat='3']", "mcts:playouts=200")
     fairness = page.locator("#fairness")

@@ -220,6 +220,17 @@ def test_undo_takes_back_the_decision_and_the_computer_replies_exactly() -> None
     assert replay(play.game, play.record).decisions == len(decisions)
 
 
+def test_choosing_mcts_for_a_game_that_hides_anything_says_it_sees_it_all() -> None:
+    note = "mcts sees all that is hidden"
+    for game, says in (("high-rise", True), ("bottoms-up", True), ("caldera", False)):
+        players = ["--players", "4"] if game == "bottoms-up" else []
+        done = invoke("play", game, *players, "--seat", "2=mcts:playouts=5", input="quit\n")
+        assert done.exit_code == 0, done.output
+        assert (note in done.stdout) is says, game
+    fair = invoke("play", "high-rise", "--seat", "2=ismcts:playouts=5", input="quit\n")
+    assert note not in fair.stdout
+
+
 def test_undo_reaches_back_past_a_load(tmp_path: Path) -> None:
     save = tmp_path / "caldera.json"
     first = invoke("play", "caldera", "--seed", "4", "--save", str(save),

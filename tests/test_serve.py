@@ -97,9 +97,10 @@ def test_a_game_with_secrets_and_an_all_seeing_computer_player_says_so(
             return made.json()["notes"]
 
         cheat = notes("bottoms-up", 4, {"2": "mcts:playouts=5"})
-        assert len(cheat) == 1 and "sees every hidden card" in cheat[0] and "ismcts" in cheat[0]
+        assert len(cheat) == 1 and "sees all that is hidden" in cheat[0] and "ismcts" in cheat[0]
         assert notes("bottoms-up", 4, {"2": "ismcts:playouts=5"}) == []
         assert notes("caldera", 2, {"2": "mcts:playouts=5"}) == []  # nothing hidden
+        assert len(notes("high-rise", 2, {"2": "mcts:playouts=5"})) == 1  # dice under covers
 
 
 def test_the_rulesets_and_the_rules_are_one_click_away(tmp_path: Path) -> None:
@@ -111,7 +112,8 @@ def test_the_rulesets_and_the_rules_are_one_click_away(tmp_path: Path) -> None:
         assert by_name["caldera-two-trios"]["extends"] == "caldera"
         agents = {a["name"]: a for a in client.get("/api/agents").json()}
         assert agents["mcts"]["sees_hidden"] and not agents["ismcts"]["sees_hidden"]
-        assert by_name["bottoms-up"]["secrets"] and not by_name["caldera"]["secrets"]
+        assert by_name["bottoms-up"]["hidden"] and by_name["high-rise"]["hidden"]
+        assert not by_name["caldera"]["hidden"]
         page = client.get("/rules/high-rise")
         assert page.status_code == 200 and "High Rise" in page.text
         assert page.headers["content-type"].startswith("text/html")

@@ -14,9 +14,10 @@ AGENTS: dict[str, type] = {"random": RandomAgent, "uniform": UniformAgent}
 __all__ = ["AGENTS", "SEES_HIDDEN_NOTE", "Agent", "AgentSpec", "OptionChoice", "RandomAgent",
            "UniformAgent", "check_agent", "make_agent", "parse_agent_spec", "sees_hidden"]
 
-SEES_HIDDEN_NOTE = ("mcts sees every hidden card and secret (it searches the true state); "
-                    "for a computer player that plays fair, use ismcts.")
-"""Said wherever such a player is chosen for a game with secrets between seats."""
+SEES_HIDDEN_NOTE = ("mcts sees all that is hidden (cards, dice under covers, secrets: it "
+                    "searches the true state); for a computer player that plays fair, use "
+                    "ismcts.")
+"""Said wherever such a player is chosen for a game that hides anything."""
 
 
 def _register_search_agents() -> None:

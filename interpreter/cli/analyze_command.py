@@ -24,7 +24,7 @@ from interpreter.cli.batch import progress_bar
 from interpreter.cli.params import AddressOpt, BackendOpt, JsonOpt, parse_seed
 from interpreter.errors import UsageError
 from interpreter.run.backends import check_backend
-from interpreter.run.view import has_secrets
+from interpreter.run.view import hides_anything
 
 DEFAULT_GAMES = 200
 LABEL_WIDTH = 48
@@ -111,7 +111,7 @@ def analyze(
 
         check_writable(html)
     plan = make_plan(rulesets, option or [], players or [], agents or [], games, seed)
-    if any(has_secrets(v.game) for v in plan.variants) and any(
+    if any(hides_anything(v.game) for v in plan.variants) and any(
             sees_hidden(m.field) or sees_hidden(m.focal or "") for m in plan.matchups):
         typer.echo(f"note: {SEES_HIDDEN_NOTE}", err=True)
     with progress_bar(plan.variants[0].game.title, plan.total_games) as advance:

@@ -28,7 +28,7 @@ from interpreter.run.game import Game
 from interpreter.run.playout import agent_seed
 from interpreter.run.record import SavedGame, check_ruleset, read_save, replay
 from interpreter.run.state import State
-from interpreter.run.view import has_secrets
+from interpreter.run.view import hides_anything
 
 
 def build_agents(seats: dict[int, str], seed: int, resumed_after: int | None = None
@@ -168,7 +168,7 @@ def play(
         record = SavedGame.start(game, n, seed, seats)
         intro = f"{game.title}: {n} players ({describe_seats(seats)})."
     console.print(Text(intro + " Type `help` for the commands."), soft_wrap=True)
-    if has_secrets(game) and any(sees_hidden(kind) for kind in seats.values()):
+    if hides_anything(game) and any(sees_hidden(kind) for kind in seats.values()):
         console.print(Text(f"Note: {SEES_HIDDEN_NOTE}", style="yellow"), soft_wrap=True)
     session = PlaySession(game, state, seats, agents, record, console,
                           ask=lambda prompt: console.input(Text(prompt)),

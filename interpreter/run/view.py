@@ -226,6 +226,16 @@ def has_secrets(game: Game) -> bool:
             or any(c.secret for c in game.choices.values()))
 
 
+def hides_anything(game: Game) -> bool:
+    """Whether some seat may not see all there is (a card in a hand or a deck, a die
+    under a cover, a secret value or pick): then a computer player that reads the true
+    state knows what a person in its seat could not."""
+    return (any(z.contents != "everyone" or z.count != "everyone" or z.conceal is not None
+                for z in game.ruleset.zones)
+            or any(v.visible_to != "everyone" for v in game.ruleset.variables)
+            or any(c.secret for c in game.choices.values()))
+
+
 def witnesses(game: Game, state: State, pieces: tuple[int, ...]) -> tuple[int, ...]:
     """The seats that may see every one of these pieces now (for a line on the record)."""
     return tuple(seat for seat in range(1, state.players + 1)

@@ -35,7 +35,7 @@ from interpreter.errors import IllegalMove, TabletopError, did_you_mean
 from interpreter.load.catalog import shorten
 from interpreter.run.game import Option, normalize_notation
 from interpreter.run.playout import decide
-from interpreter.run.view import SPECTATOR, has_secrets, view
+from interpreter.run.view import SPECTATOR, hides_anything, view
 from interpreter.serve import protocol
 from interpreter.serve.protocol import Choose, ProtocolError, Ready, Resync
 from interpreter.serve.tables import HUMAN, Store, Table
@@ -397,7 +397,7 @@ def rulesets_entries(store: Store) -> list[dict[str, Any]]:
     for name in store.names():
         try:
             loaded = store.load_ruleset(name)
-            secret = has_secrets(compile_game(loaded, {}))
+            hidden = hides_anything(compile_game(loaded, {}))
         except TabletopError as exc:
             log.warning("%s is not offered: %s", name, str(exc).splitlines()[0])
             continue
@@ -406,7 +406,7 @@ def rulesets_entries(store: Store) -> list[dict[str, Any]]:
             "name": name, "title": g.title, "seats": {"min": g.seats.min, "max": g.seats.max},
             "summary": " ".join(g.summary.split()),
             "options": [_option(o) for o in loaded.model.options],
-            "secrets": secret,  # with its default options
+            "hidden": hidden,  # whether it hides anything, with its default options
         }
         if loaded.variant is not None:
             entry["extends"] = loaded.variant.base_name
@@ -513,7 +513,7 @@ def create_app(store: Store, pace: float = 0.0,
                        for s, t in sorted(table.tokens.items())})
         server.start_computers(table)
         notes = ([SEES_HIDDEN_NOTE[0].upper() + SEES_HIDDEN_NOTE[1:]]
-                 if has_secrets(table.game) and any(map(sees_hidden, table.seats.values()))
+                 if hides_anything(table.game) and any(map(sees_hidden, table.seats.values()))
                  else [])
         return JSONResponse({"game": table.id, "links": links,
                              "spectator": f"/play/{table.id}?token={table.spectator}",

@@ -91,12 +91,12 @@
     showFairness();
   }
 
-  // A computer player that reads the true state sees every secret of a game that has
-  // them: say so before the game starts, as the terminal does.
+  // A computer player that reads the true state sees all a game hides: say so before
+  // the game starts, as the terminal does.
   function showFairness() {
     const game = current();
     const chosen = [...$("seats").querySelectorAll("select")].map((s) => s.value.split(":")[0]);
-    const cheat = game && game.secrets && chosen.find((name) => name in cheats);
+    const cheat = game && game.hidden && chosen.find((name) => name in cheats);
     $("fairness").textContent = cheat ? `Note: ${cheats[cheat]}` : "";
     $("fairness").hidden = !cheat;
   }
