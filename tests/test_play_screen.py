@@ -237,6 +237,7 @@ def test_undo_reaches_back_past_a_load(tmp_path: Path) -> None:
                    input="1\n1\n1\nquit\n")
     assert first.exit_code == 0, first.output
     before = read_save(save)
+    before_json = json.loads(save.read_text())
     mine = [i for i, (seat, _) in enumerate(before.decisions) if seat == 1]
     game = load_game("caldera")
     again = invoke("play", "--load", str(save), input="undo\nquit\n")
@@ -246,6 +247,16 @@ def test_undo_reaches_back_past_a_load(tmp_path: Path) -> None:
     assert after.decisions == before.decisions[:mine[-1]]  # the save is rewound too
     replayed = replay(game, after)
     assert game.deciding_seats(replayed) == [1]
+    # Taking the same option again, the computer replies as after a load of that point.
+    taken = before.decisions[mine[-1]][1]
+    resumed = tmp_path / "resumed.json"
+    resumed.write_text(save.read_text())
+    save.write_text(json.dumps(before_json))
+    assert invoke("play", "--load", str(save), input=f"undo\n{taken}\nquit\n").exit_code == 0
+    assert invoke("play", "--load", str(resumed), input=f"{taken}\nquit\n").exit_code == 0
+    redone, loaded = read_save(save), read_save(resumed)
+    assert len(redone.decisions) > len(after.decisions) + 1  # the computer replied
+    assert redone.decisions == loaded.decisions
 
 
 def test_undo_is_refused_after_a_secret_decision_of_another_seat() -> None:
