@@ -143,9 +143,17 @@ def click_svg(page: Any, target: Any) -> None:
     """A mouse click on a board element; a piece covered by another (a stack) is
     clicked where the browser can reach it, else by an event sent to it."""
     try:
-        target.click(timeout=1500)
+        target.click(timeout=5000)
     except playwright_api.TimeoutError:
         target.dispatch_event("click")
+
+
+def settle(page: Any) -> None:
+    """Wait until the page has drawn what the last click changed (two animation frames),
+    so the next highlight counted is not one the click just took away; under a loaded
+    CI machine a fixed 30 ms was not always enough."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame("
+                  "() => requestAnimationFrame(() => done(null))))")
 
 
 def board_move(page: Any, rng: random.Random) -> bool:
@@ -166,7 +174,7 @@ def board_move(page: Any, rng: random.Random) -> bool:
         if n == 0:
             return False
         click_svg(page, hot.nth(rng.randrange(n)))
-        page.wait_for_timeout(30)
+        settle(page)
         error = page.locator("#error")
         assert not error.is_visible(), error.inner_text()
     wait_moved(page, before)
