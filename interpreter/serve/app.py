@@ -512,7 +512,7 @@ def create_app(store: Store, pace: float = 0.0,
                  else {str(s): f"/play/{table.id}?token={t}"
                        for s, t in sorted(table.tokens.items())})
         server.start_computers(table)
-        notes = ([SEES_HIDDEN_NOTE[0].upper() + SEES_HIDDEN_NOTE[1:]]
+        notes = ([SEES_HIDDEN_NOTE]  # it starts with the player's name, mcts, as typed
                  if hides_anything(table.game) and any(map(sees_hidden, table.seats.values()))
                  else [])
         return JSONResponse({"game": table.id, "links": links,
