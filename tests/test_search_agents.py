@@ -126,6 +126,83 @@ def test_seconds_bound_the_thinking_time() -> None:
     assert agent.last_playouts > 1 and elapsed < 0.3 + 0.5
 
 
+# -- grouped decisions ------------------------------------------------------------------------
+
+def _by_column(tmp_path: Path) -> Game:
+    """Tic-tac-toe whose option names a column first and then the square in it: two
+    `for` values, so a search can group the options by column."""
+    text = Path(TIC_TAC_TOE).read_text(encoding="utf-8")
+    old = ('        for:\n          square: cells(board)\n        where: empty(square)\n'
+           '        notation: "{place_name(square)}"')
+    assert old in text
+    path = tmp_path / "by-column.yaml"
+    path.write_text(text.replace(old, (
+        "        for:\n          column: \"['a', 'b', 'c']\"\n          square: cells(board)\n"
+        "        where: empty(square) and place_name(square)[0] == column\n"
+        '        notation: "{column}{place_name(square)[1]}"')), encoding="utf-8")
+    return load_game(str(path))
+
+
+def test_options_are_grouped_by_what_their_first_value_reads(tmp_path: Path) -> None:
+    game = load_game("bottoms-up")
+    state = _random_position(game, 5, 3, 10)
+    seat = game.deciding_seats(state)[0]
+    while game.decision(state).prompt.split(": ")[1] != (
+            "take a piece from the stash and put it on a piece in play"):
+        state = _random_position(game, 5, 3, state.decisions + 1)
+        seat = game.deciding_seats(state)[0]
+    raws = game.raw_options(state, seat)
+    groups = {game.group_notation_of(state, seat, raw) for raw in raws}
+    notations = [game.notation_of(state, seat, raw) for raw in raws]
+    # "{piece_code(piece)}-{place_name(onto)}": grouped by the piece's code
+    assert groups == {n.split("-")[0] for n in notations}
+    assert 1 < len(groups) < len(raws)
+    kinds = {k.id: k for spec in game.choices.values() for k in spec.kinds}
+    assert kinds["place"].group is not None
+    assert kinds["open_field"].group is None  # one `for` value: nothing to group by
+    caldera = load_game("caldera")
+    kinds = {k.id: k for spec in caldera.choices.values() for k in spec.kinds}
+    assert kinds["cap_move"].group is not None  # "{place_name(origin)}-{dir}"
+    by_column = _by_column(tmp_path)
+    state = by_column.new_state(2, 1)
+    assert [by_column.group_notation_of(state, 1, raw)
+            for raw in by_column.raw_options(state, 1)] == list("aaabbbccc")
+
+
+@pytest.mark.parametrize("name", ["mcts", "ismcts"])
+def test_a_grouped_search_takes_a_win_and_never_loses_to_random(
+        name: str, tmp_path: Path) -> None:
+    """Searched a column first and then the square, tic-tac-toe is still never lost."""
+    game = _by_column(tmp_path)
+    spec = f"{name}:playouts=300,groups=1"
+    # X has a1 and b1: c1 wins at once (and O threatens a3-c3 too)
+    state = _play(game, game.new_state(2, 1), ["a1", "a3", "b1", "b3"])
+    assert game.notation_of(state, 1, make_agent(spec, 3).search(game, state, 1)) == "c1"
+    lost = 0
+    for seed in range(8):
+        seat = seed % 2 + 1
+        agents = {s: make_agent(spec if s == seat else "random", agent_seed(seed, s))
+                  for s in (1, 2)}
+        lost += play_game(game, 2, seed, agents, keep_state=False).winners == [3 - seat]
+    assert lost == 0
+
+
+def test_grouping_changes_the_search_and_stays_repeatable() -> None:
+    game = load_game("bottoms-up")
+    state = _random_position(game, 6, 5, 14)
+    seat = game.deciding_seats(state)[0]
+    assert len(game.raw_options(state, seat)) > 40
+    before = state.to_json()
+    grouped = [make_agent("mcts:playouts=60,depth=6,groups=1", s).search(game, state, seat)
+               for s in range(6)]
+    assert grouped == [make_agent("mcts:playouts=60,depth=6,groups=1", s)
+                       .search(game, state, seat) for s in range(6)]
+    flat = [make_agent("mcts:playouts=60,depth=6,groups=0", s).search(game, state, seat)
+            for s in range(6)]
+    assert grouped != flat
+    assert state.to_json() == before
+
+
 # -- ismcts -----------------------------------------------------------------------------------
 
 HIDDEN_GAMES = [("bottoms-up", 4, {}), ("aquarium", 3, {}), ("aquarius-rising", 3, {})]
@@ -154,10 +231,11 @@ def test_ismcts_decides_alike_in_states_its_seat_cannot_tell_apart(
             theirs = view(game, other, seat)
             assert {k: v for k, v in theirs.items() if k != "log"} == {
                 k: v for k, v in seen.items() if k != "log"}
-        picks = {game.notation_of(s, seat, make_agent("ismcts:playouts=40,depth=20", 9)
-                                  .search(game, s, seat))
-                 for s in [state, *changed]}
-        assert len(picks) == 1, (name, picks)
+        for groups in (0, 1):  # each option alone, and by its first value
+            agent = f"ismcts:playouts=40,depth=20,groups={groups}"
+            picks = {game.notation_of(s, seat, make_agent(agent, 9).search(game, s, seat))
+                     for s in [state, *changed]}
+            assert len(picks) == 1, (name, groups, picks)
 
 
 @pytest.mark.parametrize(("name", "players", "options"), HIDDEN_GAMES)

@@ -22,6 +22,18 @@ What the two read of the true state:
   view does not say what the log let a player remember); such playouts are dropped and
   counted (`dropped`).
 
+A decision with more options than `groups` (400 by default: more than a flat search of
+400 playouts can try even once each) is searched in two steps, as "move groups"
+(Childs, Brodeur & Kocsis 2008): first by what the option's first `for` value reads as
+in its notation (the piece, in `"{piece_code(piece)}-{place_name(square)}"`), then the
+option within that group. On 8x8 High Rise's 960 options a turn, a flat search tries
+400 of them once each and takes the first; by piece first, each kind of piece gets
+some twenty-five playouts and the good ones most. An option kind with one `for` value,
+or whose notation has no part naming its first value alone, is a group of its own.
+Where a flat search can try every option a few times, grouping was measured not to
+help: in Bottoms Up (up to 392 options a turn) with `groups=40` `mcts` won fewer games
+against random players than without (see the README's benchmark figures).
+
 The default depth of 20 decisions is a matter of speed: in a bundled game of about 200
 decisions, a decision at 400 playouts took 0.5 s at depth 20 and 4.5 s played to the end.
 
@@ -56,9 +68,10 @@ Raw = tuple[int, tuple]
 
 
 class _Node:
-    """One option in the tree: who took it and how it did for them."""
+    """One option (or group of options) in the tree: who took it and how it did for
+    them."""
 
-    __slots__ = ("actor", "available", "children", "visits", "wins")
+    __slots__ = ("actor", "available", "children", "grouped", "visits", "wins")
 
     def __init__(self, actor: int) -> None:
         self.actor = actor
@@ -66,6 +79,9 @@ class _Node:
         self.wins = 0.0
         self.available = 0
         self.children: dict[Any, _Node] = {}
+        self.grouped: bool | None = None
+        """Whether the decision after it is searched in two steps (its children are
+        groups); settled the first time a playout reaches that decision."""
 
 
 class SearchAgent:
@@ -82,15 +98,19 @@ class SearchAgent:
                          "by the game's ranking (0: play to the end)", 0, 10_000_000),
         "c": Setting(float, 0.7, "exploration: larger tries more options, smaller "
                      "trusts the best so far", 0, 100),
+        "groups": Setting(int, 400, "a decision with more options than this is searched "
+                          "in two steps: the option's first value (the piece), then the "
+                          "rest (the place); 0: never", 0, 10_000_000),
     }
 
     def __init__(self, seed: int = 0, playouts: int = 400, seconds: float = 0.0,
-                 depth: int = 20, c: float = 0.7) -> None:
+                 depth: int = 20, c: float = 0.7, groups: int = 400) -> None:
         self.rng = seeded(seed)
         self.playouts = playouts
         self.seconds = seconds
         self.depth = depth
         self.c = c
+        self.groups = groups
         self.roller = RandomAgent()
         """The player of the playouts: the fast kind-first random player."""
         self.last_playouts = 0
@@ -113,6 +133,11 @@ class SearchAgent:
     def key(self, game: Game, state: State, seat: int, raw: Raw) -> Any:
         raise NotImplementedError
 
+    def group_keys(self, game: Game, state: State, seat: int, raws: list[Raw],
+                   keys: list[Any]) -> list[Any]:
+        """Each option's group (an ungrouped option is a group of its own)."""
+        raise NotImplementedError
+
     # -- the agent interface --------------------------------------------------------------
     def choose(self, view: Callable[[], dict[str, Any]], options: Sequence[OptionChoice]
                ) -> int:
@@ -126,6 +151,7 @@ class SearchAgent:
             self.last_playouts = 0
             return raws[0]
         root = _Node(0)
+        root.grouped = self._grouping(raws)
         self.dropped = 0
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         planned = 0 if deadline else self.playouts
@@ -152,13 +178,18 @@ class SearchAgent:
             raise RuleError(f"the {self.name} player found no position its seat could be "
                             "in from which the rules could go on")
         keys = [self.key(game, state, seat, raw) for raw in raws]
-        best, best_visits = 0, -1
-        for i, k in enumerate(keys):
-            child = root.children.get(k)
-            visits = child.visits if child is not None else 0
-            if visits > best_visits:
-                best, best_visits = i, visits
-        return raws[best]
+        among = range(len(raws))
+        children = root.children
+        if root.grouped:
+            groups = self.group_keys(game, state, seat, raws, keys)
+            g = groups[_most_visited(children, groups, among)]
+            child = children.get(g)
+            children = child.children if child is not None else {}
+            among = [i for i in among if groups[i] == g]
+        return raws[_most_visited(children, keys, among)]
+
+    def _grouping(self, raws: list[Raw]) -> bool:
+        return 0 < self.groups < len(raws)
 
     # -- one playout ----------------------------------------------------------------------
     def _draw(self, n: int) -> int:
@@ -169,7 +200,6 @@ class SearchAgent:
         state = self.determinize(game, root_state, seat)
         node = root
         path: list[_Node] = []
-        c = self.c
         key_of = self.key
         while not state.over:
             actor = game.deciding_seats(state)[0]
@@ -177,39 +207,64 @@ class SearchAgent:
             if not raws:  # only in a guessed position (the machine pauses on an option)
                 raise RuleError(f"{game.seat_name(actor)} has no option here")
             keys = [key_of(game, state, actor, raw) for raw in raws]
-            children = node.children
-            untried = []
-            for i, k in enumerate(keys):
-                child = children.get(k)
-                if child is None:
-                    untried.append(i)
-                else:
-                    child.available += 1
-            if untried:
-                i = untried[self._draw(len(untried))]
-                child = children[keys[i]] = _Node(actor)
-                child.available = 1
+            if node.grouped is None:
+                node.grouped = self._grouping(raws)
+            if node.grouped:
+                groups = self.group_keys(game, state, actor, raws, keys)
+                group, _, new = self._pick(node, groups, range(len(raws)), actor, path)
+                among = [i for i, g in enumerate(groups) if g == group]
+                _, i, new_option = self._pick(path[-1], keys, among, actor, path)
                 game.apply_trusted(state, actor, raws[i])
-                path.append(child)
-                break
-            best_i, best_value = 0, -1.0
-            for i, k in enumerate(keys):
-                child = children[k]
-                visits = child.visits
-                if not visits:  # its first playout was dropped (see `dropped`)
-                    best_i = i
+                if new or new_option:
                     break
-                value = (child.wins / visits
-                         + c * math.sqrt(math.log(child.available) / visits))
-                if value > best_value:
-                    best_i, best_value = i, value
-            node = children[keys[best_i]]
-            game.apply_trusted(state, actor, raws[best_i])
-            path.append(node)
+                node = path[-1]
+                continue
+            _, i, new = self._pick(node, keys, range(len(raws)), actor, path)
+            game.apply_trusted(state, actor, raws[i])
+            if new:
+                break
+            node = path[-1]
         rewards = self._finish(game, state)
         for node in path:
             node.visits += 1
             node.wins += rewards[node.actor - 1]
+
+    def _pick(self, node: _Node, keys: list[Any], among: Sequence[int] | range,
+              actor: int, path: list[_Node]) -> tuple[Any, int, bool]:
+        """One step down the tree: the child of `node` to follow among the options
+        `among`, named by `keys` (options', or their groups'): an untried one at random,
+        else the best by UCB1 with availability. It is appended to `path`. Returns its
+        key, the first of its options, and whether it is new."""
+        children = node.children
+        first: dict[Any, int] = {}
+        for i in among:
+            first.setdefault(keys[i], i)
+        untried = []
+        for k in first:
+            child = children.get(k)
+            if child is None:
+                untried.append(k)
+            else:
+                child.available += 1
+        if untried:
+            k = untried[self._draw(len(untried))]
+            child = children[k] = _Node(actor)
+            child.available = 1
+            path.append(child)
+            return k, first[k], True
+        c = self.c
+        best, best_value = None, -1.0
+        for k in first:
+            child = children[k]
+            visits = child.visits
+            if not visits:  # its first playout was dropped (see `dropped`)
+                best = k
+                break
+            value = child.wins / visits + c * math.sqrt(math.log(child.available) / visits)
+            if value > best_value:
+                best, best_value = k, value
+        path.append(children[best])
+        return best, first[best], False
 
     def _finish(self, game: Game, state: State) -> list[float]:
         """Play on at random (at most `depth` decisions) and share out the result."""
@@ -244,6 +299,18 @@ class SearchAgent:
         return out
 
 
+def _most_visited(children: dict[Any, _Node], keys: list[Any], among: Sequence[int] | range
+                  ) -> int:
+    """The option among `among` whose key's child was visited most (ties: the first)."""
+    best, best_visits = among[0], -1
+    for i in among:
+        child = children.get(keys[i])
+        visits = child.visits if child is not None else 0
+        if visits > best_visits:
+            best, best_visits = i, visits
+    return best
+
+
 class MCTSAgent(SearchAgent):
     """UCT over the true state; only the future's dice and shuffles are unknown to it
     (the game's generator is drawn anew in each playout)."""
@@ -258,6 +325,12 @@ class MCTSAgent(SearchAgent):
 
     def key(self, game: Game, state: State, seat: int, raw: Raw) -> Any:
         return raw
+
+    def group_keys(self, game: Game, state: State, seat: int, raws: list[Raw],
+                   keys: list[Any]) -> list[Any]:
+        kinds = game.choices[state.frames[-1][0]].kinds
+        return [(raw[0], raw[1][0]) if kinds[raw[0]].group is not None else raw
+                for raw in raws]
 
 
 class ISMCTSAgent(SearchAgent):
@@ -278,6 +351,23 @@ class ISMCTSAgent(SearchAgent):
 
     def key(self, game: Game, state: State, seat: int, raw: Raw) -> Any:
         return game.notation_of(state, seat, raw)
+
+    def group_keys(self, game: Game, state: State, seat: int, raws: list[Raw],
+                   keys: list[Any]) -> list[Any]:
+        """By what the seat reads: the group notation, worked out once per first value."""
+        kinds = game.choices[state.frames[-1][0]].kinds
+        named: dict[tuple[int, Any], Any] = {}
+        out = []
+        for raw, key in zip(raws, keys, strict=True):
+            if kinds[raw[0]].group is None:
+                out.append(key)
+                continue
+            first = (raw[0], raw[1][0])
+            group = named.get(first)
+            if group is None:
+                group = named[first] = (raw[0], game.group_notation_of(state, seat, raw))
+            out.append(group)
+        return out
 
     def search(self, game: Game, state: State, seat: int) -> Raw:
         self._sampler = InformationSet(game, state, seat)

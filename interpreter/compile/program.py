@@ -28,6 +28,7 @@ from interpreter.compile.expressions import (
     compile_template,
     located,
     parse,
+    split_template,
     weigh_text,
 )
 from interpreter.compile.expressions import broken as _broken
@@ -200,6 +201,30 @@ class ProgramBuilder:
             self.diagnostics.append(located(exc, t.loc, self.source))
             return _broken
 
+    def option_group(self, o: Any, temps: list[str]) -> Compiled | None:
+        """What the option reads as when only its first `for` value is chosen: the
+        parts of its notation that name that value and no other option value (so
+        `"{piece_code(piece)}-{place_name(onto)}"` groups by `piece_code(piece)`).
+        None when the option has fewer than two `for` values or no such part: a search
+        then has nothing to group it by."""
+        names = list(o.for_)
+        if len(names) < 2:
+            return None
+        own = set(names) | set(o.let)
+        try:
+            parts = split_template(o.notation.text)
+            kept = []
+            for is_expr, part, _ in parts:
+                if is_expr:
+                    used = {n.id for n in ast.walk(parse(part)) if isinstance(n, ast.Name)}
+                    if used & own == {names[0]}:
+                        kept.append("{" + part + "}")
+        except ExpressionError:
+            return None
+        if not kept:
+            return None
+        return self.template(Template(" ".join(kept), o.notation.loc), temps)
+
     def generate_listing(self, kind: OptionKind, o: Any) -> None:
         """Generated code for listing an option kind (with its careful closures to hand
         over to), when code generation is on and the kind compiled cleanly."""
@@ -318,7 +343,7 @@ class ProgramBuilder:
                 notation=self.template(o.notation, temps, track_pieces=True),
                 label=self.template(o.label or o.notation, temps), entry=Label(),
                 loc=o.loc, weight=LOOP_STEPS + self.pending_weight,
-                source_weights=source_weights)
+                source_weights=source_weights, group=self.option_group(o, temps))
             self.pending_weight = outer
             self.generate_listing(kind, o)
             spec.kinds.append(kind)

@@ -411,6 +411,15 @@ class Game:
         except RuleError as exc:
             raise exc.during(state.decisions, self.variant) from None
 
+    def group_notation_of(self, state: State, seat: int, raw: tuple[int, tuple]
+                          ) -> str | None:
+        """How the option reads by its first value alone (None: its kind has no group)."""
+        spec = self.choices[state.frames[-1][0]]
+        try:
+            return spec.render_group(self.env(state), seat, raw)
+        except RuleError as exc:
+            raise exc.during(state.decisions, self.variant) from None
+
     def apply(self, state: State, seat: int, choice: Option | str | int | tuple) -> State:
         """A new state with `seat`'s choice carried out (the given state is untouched)."""
         new = state.copy()

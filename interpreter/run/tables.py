@@ -194,6 +194,10 @@ class OptionKind:
     direct: bool = False
     """Its options are every combination of sources that never repeat a value and do
     not depend on each other, with no `where`: the n-th is found without listing."""
+    group: Compiled | None = None
+    """What an option reads as by its first `for` value alone (the parts of its notation
+    that name only that value), for a search that chooses the value first and the rest
+    after; None when the kind has nothing to group by."""
 
     def options(self, env: Any) -> list[tuple]:
         return self.values(env) if self.values is not None else careful_values(self, env)
@@ -375,6 +379,18 @@ class ChoiceSpec:
         for name, value in kind.lets:
             temps[name] = bound[name] = value(env)
         return bound
+
+    def render_group(self, env: Any, seat: int, option: tuple[int, tuple]) -> str | None:
+        """The option's group notation (see `OptionKind.group`), None when ungrouped."""
+        kind = self.kinds[option[0]]
+        if kind.group is None:
+            return None
+        try:
+            self.bind(env, seat, option)
+            return kind.group(env)
+        except RuleError as exc:
+            raise exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc)
+                         ) from None
 
     def render(self, env: Any, seat: int, option: tuple[int, tuple], label: bool) -> str:
         """The option's notation (or label)."""
