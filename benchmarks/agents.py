@@ -12,6 +12,8 @@ the games ended (Caldera: by trios or by the quiet-turns ruling).
     python benchmarks/agents.py --only caldera --agent mcts:playouts=400
     python benchmarks/agents.py --only aquarium --agent ismcts --players 2
     python benchmarks/agents.py --only caldera --mirror --games 50
+    python benchmarks/agents.py --only high-rise --options rows=8,cols=8 --players 2 \
+        --agent mcts --versus mcts:groups=0 --seed 1000 --games 11     # head to head
     python benchmarks/agents.py --report                               # the table only
 
 A benchmark, not a test: the whole run takes hours on two cores.
@@ -40,8 +42,10 @@ HIDDEN = {"bottoms-up", "aquarium", "aquarius-rising"}
 """The bundled games with secrets between players (where ismcts is measured too)."""
 
 
-def configurations(only: str | None, players: int | None) -> list[dict[str, Any]]:
-    """Every bundled game and seat count: Caldera with Power Play on and off."""
+def configurations(only: str | None, players: int | None, chosen: str | None = None
+                   ) -> list[dict[str, Any]]:
+    """Every bundled game and seat count: Caldera with Power Play on and off. With
+    `chosen` options ("rows=8,cols=8"), only that option set (of any game)."""
     out = []
     for name in ["caldera", "high-rise", "bottoms-up", "aquarium", "aquarius-rising"]:
         if only and name != only:
@@ -50,6 +54,9 @@ def configurations(only: str | None, players: int | None) -> list[dict[str, Any]
         option_sets: list[dict[str, str]] = [{}]
         if name == "caldera":
             option_sets = [{"power_play": "true"}, {"power_play": "false"}]
+        if chosen:
+            option_sets = [dict(sorted(kv.split("=", 1) for kv in chosen.split(",")))]
+            game = load_game(name, option_sets[0])
         for options in option_sets:
             for n in range(game.min_seats, game.max_seats + 1):
                 if players is None or n == players:
@@ -57,24 +64,33 @@ def configurations(only: str | None, players: int | None) -> list[dict[str, Any]
     return out
 
 
-def _key(config: dict[str, Any], agent: str, mirror: bool, index: int) -> str:
-    return json.dumps([config["game"], config["options"], config["players"], agent,
-                       mirror, index], sort_keys=True)
+def _key(config: dict[str, Any], agent: str, mirror: bool, index: int,
+         versus: str = "random", seed: int = 1) -> str:
+    """A game's name in the records (the opponents and the seed only when not the
+    defaults, so the records of earlier runs keep their names)."""
+    fields: list[Any] = [config["game"], config["options"], config["players"], agent,
+                         mirror, index]
+    if versus != "random" or seed != 1:
+        fields += [versus, seed]
+    return json.dumps(fields, sort_keys=True)
 
 
-def play_one(job: tuple[dict[str, Any], str, bool, int, int]) -> dict[str, Any]:
-    """One game: the searching player at seat index % players + 1."""
+def play_one(job: tuple[dict[str, Any], str, bool, int, int, str]) -> dict[str, Any]:
+    """One game: the searching player at seat index % players + 1, `versus` at the
+    others (the agent itself when `mirror`)."""
     from interpreter.agents import make_agent
 
-    config, agent, mirror, index, seed = job
+    config, agent, mirror, index, seed, versus = job
     game = worker_game((config["game"], config["options"]))
     n = config["players"]
     seat = index % n + 1
-    agents = {s: make_agent(agent if mirror or s == seat else "random",
+    agents = {s: make_agent(agent if mirror or s == seat else versus,
                             agent_seed(seed + index, s)) for s in range(1, n + 1)}
     started = time.perf_counter()
     result = play_game(game, n, seed + index, agents, keep_state=False)
-    return {"key": _key(config, agent, mirror, index), **config, "agent": agent,
+    extra = {"versus": versus, "seed": seed} if versus != "random" or seed != 1 else {}
+    return {"key": _key(config, agent, mirror, index, versus, seed), **config,
+            "agent": agent, **extra,
             "mirror": mirror, "index": index, "seat": seat, "winners": result.winners,
             "reason": result.reason, "turns": result.turns,
             "decisions": len(result.decisions),
@@ -85,10 +101,11 @@ def report(records: list[dict[str, Any]]) -> str:
     groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         options = ",".join(f"{k}={v}" for k, v in sorted(r["options"].items()))
-        groups[(r["game"], options, r["players"], r["agent"], r["mirror"])].append(r)
+        groups[(r["game"], options, r["players"], r["agent"], r["mirror"],
+                r.get("versus", "random"))].append(r)
     lines = ["| game | options | players | agent | games | wins | draws | win rate (95% CI) "
              "| s/game | how games ended |", "|---|---|---|---|---|---|---|---|---|---|"]
-    for (name, options, n, agent, mirror), rs in sorted(groups.items()):
+    for (name, options, n, agent, mirror, versus), rs in sorted(groups.items()):
         games = len(rs)
         wins = sum(1 for r in rs if r["winners"] == [r["seat"]])
         draws = sum(1 for r in rs if len(r["winners"]) != 1)
@@ -96,7 +113,7 @@ def report(records: list[dict[str, Any]]) -> str:
         low, high = interval.low, interval.high
         ends = Counter(_short(r["reason"]) for r in rs)
         ended = "; ".join(f"{reason} {count}" for reason, count in ends.most_common())
-        who = f"{agent} vs itself" if mirror else f"{agent} vs random"
+        who = f"{agent} vs itself" if mirror else f"{agent} vs {versus}"
         rate = "–" if mirror else f"{100 * wins / games:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
         seconds = sum(r["seconds"] for r in rs) / games
         lines.append(f"| {name} | {options or '–'} | {n} | {who} | {games} | "
@@ -115,7 +132,10 @@ def main() -> None:
     parser.add_argument("--agent", default="mcts:playouts=400")
     parser.add_argument("--only", help="one bundled game")
     parser.add_argument("--players", type=int)
-    parser.add_argument("--options", help="only this option set, e.g. power_play=false")
+    parser.add_argument("--options", help="only this option set, e.g. power_play=false "
+                        "or rows=8,cols=8")
+    parser.add_argument("--versus", default="random",
+                        help="the other seats' player, e.g. mcts:groups=0 (default random)")
     parser.add_argument("--mirror", action="store_true", help="the agent against itself")
     parser.add_argument("--hidden", action="store_true",
                         help="only the games with secrets between players")
@@ -125,21 +145,21 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="only print the table")
     args = parser.parse_args()
     check_agent(args.agent)
+    check_agent(args.versus)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     records = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
     if not args.report:
         done = {r["key"] for r in records}
         jobs = []
-        for config in configurations(args.only, args.players):
+        for config in configurations(args.only, args.players, args.options):
             if args.hidden and config["game"] not in HIDDEN:
                 continue
-            if args.options and ",".join(f"{k}={v}" for k, v in sorted(
-                    config["options"].items())) != args.options:
-                continue
             for index in range(args.games):
-                if _key(config, args.agent, args.mirror, index) not in done:
-                    jobs.append((config, args.agent, args.mirror, index, args.seed))
+                key = _key(config, args.agent, args.mirror, index, args.versus, args.seed)
+                if key not in done:
+                    jobs.append((config, args.agent, args.mirror, index, args.seed,
+                                 args.versus))
         print(f"{len(jobs)} games to play", file=sys.stderr)
         started = time.perf_counter()
         with out.open("a") as stream, multiprocessing.Pool(args.jobs) as pool:

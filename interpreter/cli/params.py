@@ -30,9 +30,9 @@ AgentOpt = Annotated[str, typer.Option(
          "seat may know: for games with secrets). mcts and ismcts take settings, e.g. "
          "mcts:playouts=400 (the default), mcts:seconds=1 (per decision; not "
          "reproducible), depth=20 (decisions a playout plays before judging the position "
-         "by the game's ranking; 0: to the end), c=0.7 (exploration), groups=400 (a "
-         "decision with more options is searched by the option's first value, e.g. the "
-         "piece, then the rest).")]
+         "by the game's ranking; 0: to the end), c=0.7 (exploration), groups=40 (a "
+         "decision with more than 40 options is searched by the option's first value, "
+         "e.g. the piece, then the rest; default 0: off).")]
 
 JsonOpt = Annotated[bool, typer.Option(
     "--json", metavar="", help="Print one JSON object for tools.")]
