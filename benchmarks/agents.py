@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from interpreter.agents import check_agent  # noqa: E402
 from interpreter.analyze.stats import wilson  # noqa: E402
 from interpreter.api import load_game  # noqa: E402
+from interpreter.errors import TabletopError  # noqa: E402
 from interpreter.run.playout import agent_seed, play_game, worker_game  # noqa: E402
 
 HIDDEN = {"bottoms-up", "aquarium", "aquarius-rising"}
@@ -146,13 +147,19 @@ def main() -> None:
     args = parser.parse_args()
     check_agent(args.agent)
     check_agent(args.versus)
+    if args.options and not all("=" in kv for kv in args.options.split(",")):
+        parser.error(f"--options {args.options}: write KEY=VALUE[,KEY=VALUE...]")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     records = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
     if not args.report:
         done = {r["key"] for r in records}
         jobs = []
-        for config in configurations(args.only, args.players, args.options):
+        try:
+            chosen = configurations(args.only, args.players, args.options)
+        except TabletopError as exc:
+            parser.error(str(exc))
+        for config in chosen:
             if args.hidden and config["game"] not in HIDDEN:
                 continue
             for index in range(args.games):

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from interpreter.agents import make_agent  # noqa: E402
 from interpreter.analyze.stats import wilson  # noqa: E402
 from interpreter.api import load_game  # noqa: E402
+from interpreter.errors import TabletopError  # noqa: E402
 from interpreter.run.game import Game  # noqa: E402
 from interpreter.run.playout import agent_seed, play_game  # noqa: E402
 from interpreter.run.state import State  # noqa: E402
@@ -75,9 +76,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "greedy.jsonl"))
     args = parser.parse_args()
-    game = load_game(args.game)
+    try:
+        game = load_game(args.game)
+        game.check_players(args.players)
+    except TabletopError as exc:
+        parser.error(str(exc))
     if game.score is None:
-        sys.exit(f"{args.game} has no scores for the greedy player to judge by")
+        parser.error(f"{args.game} has no scores for the greedy player to judge by")
+    if args.players < 2:
+        parser.error("--players: the greedy player needs at least one other seat")
     out = Path(args.out)
     records: list[dict[str, Any]] = (
         [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else [])

@@ -382,22 +382,19 @@ class ChoiceSpec:
 
     def render_group(self, env: Any, seat: int, option: tuple[int, tuple]) -> str | None:
         """The option's group notation (see `OptionKind.group`), None when ungrouped."""
-        kind = self.kinds[option[0]]
-        if kind.group is None:
-            return None
-        try:
-            self.bind(env, seat, option)
-            return kind.group(env)
-        except RuleError as exc:
-            raise exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc)
-                         ) from None
+        group = self.kinds[option[0]].group
+        return None if group is None else self._render(env, seat, option, group)
 
     def render(self, env: Any, seat: int, option: tuple[int, tuple], label: bool) -> str:
         """The option's notation (or label)."""
         kind = self.kinds[option[0]]
+        return self._render(env, seat, option, kind.label if label else kind.notation)
+
+    def _render(self, env: Any, seat: int, option: tuple[int, tuple], text: Compiled) -> str:
+        kind = self.kinds[option[0]]
         try:
             self.bind(env, seat, option)
-            return (kind.label if label else kind.notation)(env)
+            return text(env)
         except RuleError as exc:
             raise exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc)
                          ) from None
