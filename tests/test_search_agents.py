@@ -4,6 +4,7 @@ what its seat may not know."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,7 @@ def test_settings_are_checked_with_clear_messages() -> None:
     spec = check_agent("MCTS:playouts=50, seconds=0.5,depth=0,c=1.4")
     assert spec.name == "mcts"
     assert spec.settings == {"playouts": 50, "seconds": 0.5, "depth": 0, "c": 1.4}
+    assert check_agent("mcts:judge=Score,lead=2").settings == {"judge": "score", "lead": 2.0}
     for text, words in [("mcts:playouts=0", "at least 1"),
                         ("mcts:playouts=lots", "whole number"),
                         ("mcts:seconds=nan", "finite"),
@@ -56,7 +58,9 @@ def test_settings_are_checked_with_clear_messages() -> None:
                         ("mcts:", "nothing after"),
                         ("mcts:playouts=4,playouts=5", "twice"),
                         ("random:playouts=4", "takes no settings"),
-                        ("mtcs", "did you mean 'mcts'")]:
+                        ("mtcs", "did you mean 'mcts'"),
+                        ("mcts:judge=scores", "one of play, score, not 'scores'; did you mean 'score'"),
+                        ("mcts:lead=0", "at least")]:
         with pytest.raises(UsageError, match=words):
             check_agent(text)
 
@@ -203,6 +207,73 @@ def test_grouping_changes_the_search_and_stays_repeatable() -> None:
     assert state.to_json() == before
 
 
+# -- judging a position at once by the scores -------------------------------------------------
+
+def _follow_up_position(game: Game, players: int) -> tuple[State, int]:
+    """A position just before a seat's decision that is followed by another of its own
+    (Bottoms Up: a blue piece placed, whose colour change the placer chooses)."""
+    for seed in range(40):
+        state = _random_position(game, players, seed, 0)
+        agents = make_agents(players, seed, "random")
+        while not state.over:
+            seat = game.deciding_seats(state)[0]
+            for raw in game.raw_options(state, seat):
+                after = state.copy()
+                game.apply_trusted(after, seat, raw)
+                if not after.over and game.deciding_seats(after) == [seat]:
+                    return after, seat
+            decide(game, state, seat, agents[seat])
+    raise AssertionError("no follow-up decision in 40 random games")
+
+
+def test_judging_by_score_rates_each_seat_by_its_margin_over_the_best_other() -> None:
+    game = load_game("bottoms-up")
+    agent = make_agent("mcts:judge=score,lead=2", 1)
+    seen_margins = set()
+    for seed, depth in [(1, 30), (2, 60), (3, 90)]:
+        state = _random_position(game, 5, seed, depth)
+        scores = game.scores(state)
+        assert scores is not None
+        for s, value in enumerate(agent._judged(game, state), start=1):
+            margin = scores[s] - max(v for t, v in scores.items() if t != s)
+            seen_margins.add(margin)
+            assert value == pytest.approx(0.5 + 0.5 * math.tanh(margin / 2))
+    assert any(m > 0 for m in seen_margins) and any(m < 0 for m in seen_margins)
+
+
+def test_judging_by_score_takes_the_movers_best_follow_up_first() -> None:
+    """Each follow-up decision is taken for the best judgement of the position right
+    after it, then the next, until another seat decides."""
+    game = load_game("bottoms-up")
+    agent = make_agent("mcts:judge=score", 1)
+    state, seat = _follow_up_position(game, 4)
+    before = state.to_json()
+    position, taken = state, 0
+    while not position.over and game.deciding_seats(position) == [seat]:
+        afters = []
+        for raw in game.raw_options(position, seat):
+            after = position.copy()
+            game.apply_trusted(after, seat, raw)
+            afters.append(after)
+        assert len(afters) > 1 or taken  # a real choice
+        position = max(afters, key=lambda a: agent._judged(game, a)[seat - 1])
+        taken += 1
+    assert agent._judge(game, state.copy(), seat) == agent._judged(game, position)
+    assert state.to_json() == before
+
+
+def test_judging_by_score_is_repeatable_and_another_search() -> None:
+    game = load_game("bottoms-up")
+    state = _random_position(game, 6, 5, 40)
+    seat = game.deciding_seats(state)[0]
+    before = state.to_json()
+    picks = [make_agent(f"mcts:playouts=200,judge={j}", s).search(game, state, seat)
+             for j in ("score", "score", "play") for s in range(3)]
+    assert picks[:3] == picks[3:6]  # the same seeds give the same choices
+    assert picks[:3] != picks[6:]  # the judging decides the search
+    assert state.to_json() == before
+
+
 # -- ismcts -----------------------------------------------------------------------------------
 
 HIDDEN_GAMES = [("bottoms-up", 4, {}), ("aquarium", 3, {}), ("aquarius-rising", 3, {})]
@@ -231,11 +302,12 @@ def test_ismcts_decides_alike_in_states_its_seat_cannot_tell_apart(
             theirs = view(game, other, seat)
             assert {k: v for k, v in theirs.items() if k != "log"} == {
                 k: v for k, v in seen.items() if k != "log"}
-        for groups in (0, 1):  # each option alone, and by its first value
-            agent = f"ismcts:playouts=40,depth=20,groups={groups}"
+        # each option alone, by its first value, and judged at once by the scores
+        for setting in ("groups=0", "groups=1", "judge=score"):
+            agent = f"ismcts:playouts=40,depth=20,{setting}"
             picks = {game.notation_of(s, seat, make_agent(agent, 9).search(game, s, seat))
                      for s in [state, *changed]}
-            assert len(picks) == 1, (name, groups, picks)
+            assert len(picks) == 1, (name, setting, picks)
 
 
 @pytest.mark.parametrize(("name", "players", "options"), HIDDEN_GAMES)

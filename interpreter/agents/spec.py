@@ -20,6 +20,8 @@ class Setting:
     help: str
     low: float | None = None
     high: float | None = None
+    choices: tuple[str, ...] = ()
+    """For a setting that names one of a few ways (`judge=score`): the ways."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,13 @@ def parse_agent_spec(text: str, agents: Mapping[str, type]) -> AgentSpec:
 
 
 def _value(agent: str, key: str, text: str, setting: Setting) -> Any:
+    if setting.choices:
+        word = text.lower()
+        if word not in setting.choices:
+            hint = did_you_mean(word, list(setting.choices))
+            raise UsageError(f"agent '{agent}': {key} is one of {', '.join(setting.choices)}, "
+                             f"not '{shorten(text, 20)}'" + (f"; {hint}" if hint else ""))
+        return word
     try:
         value = setting.kind(text)
     except ValueError:
