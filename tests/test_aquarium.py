@@ -216,7 +216,7 @@ def test_hot_seat_shows_each_seat_its_own_hand_and_beads_only() -> None:
     state = game.new_state(3, 11)
     answers = iter(["", "buy", "", "more", "", "pass", "", "quit"])
     out = io.StringIO()
-    session = PlaySession(game, state, seats, build_agents(seats, 11),
+    session = PlaySession(game, state, seats, build_agents(game, seats, 11),
                           SavedGame.start(game, 3, 11, seats), Console(file=out, width=1000),
                           lambda prompt: next(answers), interactive=False, colour=False)
     assert session.run() == 0

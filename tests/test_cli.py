@@ -353,7 +353,7 @@ def test_ctrl_c_saves_and_exits_1(tmp_path: Path) -> None:
 
     out = io.StringIO()
     save = tmp_path / "s.json"
-    session = PlaySession(game, state, seats, build_agents(seats, 2),
+    session = PlaySession(game, state, seats, build_agents(game, seats, 2),
                           SavedGame.start(game, 2, 2, seats), Console(file=out, width=100),
                           ask, save_path=save, interactive=True, colour=False)
     assert session.run() == 1
@@ -369,7 +369,7 @@ def test_quit_offers_to_save_when_interactive(tmp_path: Path) -> None:
     target = tmp_path / "later.json"
     answers = iter(["1", "quit", "y", str(target)])
     out = io.StringIO()
-    session = PlaySession(game, game.new_state(2, 1), seats, build_agents(seats, 1),
+    session = PlaySession(game, game.new_state(2, 1), seats, build_agents(game, seats, 1),
                           SavedGame.start(game, 2, 1, seats), Console(file=out, width=100),
                           lambda prompt: next(answers), interactive=True, colour=False)
     assert session.run() == 0
@@ -477,7 +477,7 @@ def test_hot_seat_hides_each_seat_until_it_confirms() -> None:
         return next(answers)
 
     out = io.StringIO()
-    session = PlaySession(game, state, seats, build_agents(seats, 3),
+    session = PlaySession(game, state, seats, build_agents(game, seats, 3),
                           SavedGame.start(game, 4, 3, seats), Console(file=out, width=100),
                           ask, interactive=False, colour=False)
     assert session.run() == 0
@@ -503,7 +503,7 @@ def test_no_hand_over_without_secrets() -> None:
         prompts.append(prompt)
         return next(answers)
 
-    session = PlaySession(game, game.new_state(2, 1), seats, build_agents(seats, 1),
+    session = PlaySession(game, game.new_state(2, 1), seats, build_agents(game, seats, 1),
                           SavedGame.start(game, 2, 1, seats), Console(file=io.StringIO()),
                           ask, interactive=False, colour=False)
     session.run()

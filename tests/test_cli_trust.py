@@ -90,7 +90,7 @@ def test_a_save_that_fails_when_quitting_is_said_and_the_seed_still_shown(
     seats = {1: "human", 2: "random"}
     answers = iter(["quit", "y", str(tmp_path / "no-such-folder" / "later.json")])
     out = io.StringIO()
-    session = PlaySession(game, game.new_state(2, 5), seats, build_agents(seats, 5),
+    session = PlaySession(game, game.new_state(2, 5), seats, build_agents(game, seats, 5),
                           SavedGame.start(game, 2, 5, seats), Console(file=out, width=100),
                           lambda prompt: next(answers), interactive=True, colour=False,
                           replay="tabletop play caldera --players 2 --seed 5")
@@ -112,14 +112,15 @@ def test_stopping_shows_the_seed_only_then(keys: str, stop: str) -> None:
 def test_a_loaded_games_computer_players_are_reseeded_by_a_hash() -> None:
     """Loading after k decisions used to seed the players like a new game of seed S + k
     (a linear function of the seed); now each is derive_seed(S, "agent", seat, k)."""
+    game = load_game("caldera")
     seats = {1: "human", 2: "random", 3: "random"}
     seed, k = 41, 9
-    resumed = build_agents(seats, seed, resumed_after=k)
+    resumed = build_agents(game, seats, seed, resumed_after=k)
     assert set(resumed) == {2, 3}
     for seat, agent in resumed.items():
         expected = make_agent("random", rng.derive_seed(seed, "agent", seat, k))
         assert agent.rng == expected.rng  # type: ignore[attr-defined]
-        linear = build_agents(seats, seed + k)[seat]
+        linear = build_agents(game, seats, seed + k)[seat]
         assert agent.rng != linear.rng  # type: ignore[attr-defined]
 
 
@@ -149,7 +150,7 @@ def test_hand_over_clears_screen_and_scrollback_on_a_private_screen() -> None:
     out = io.StringIO()
     console = Console(file=out, width=100, force_terminal=True, color_system=None,
                       _environ={"TERM": "xterm-256color"})
-    session = PlaySession(game, state, seats, build_agents(seats, 7),
+    session = PlaySession(game, state, seats, build_agents(game, seats, 7),
                           SavedGame.start(game, 4, 7, seats), console,
                           lambda prompt: next(answers), interactive=False, colour=False)
     assert session.run() == 0

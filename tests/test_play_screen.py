@@ -134,7 +134,7 @@ def session(name: str, seats: dict[int, str], answers: list[str], seed: int = 1,
 
     out = io.StringIO()
     console = Console(file=out, width=width, height=height, color_system=None)
-    play = PlaySession(game, game.new_state(players, seed), seats, build_agents(seats, seed),
+    play = PlaySession(game, game.new_state(players, seed), seats, build_agents(game, seats, seed),
                        SavedGame.start(game, players, seed, seats), console, ask,
                        save_path=save, interactive=False, colour=False, fit=fit)
     return play, out, prompts
@@ -294,7 +294,7 @@ def test_undo_never_crosses_another_persons_decision() -> None:
 
     game = load_game("caldera")
     out = io.StringIO()
-    play = PlaySession(game, game.new_state(2, 2), seats, build_agents(seats, 2),
+    play = PlaySession(game, game.new_state(2, 2), seats, build_agents(game, seats, 2),
                        SavedGame.start(game, 2, 2, seats), Console(file=out, width=80),
                        answer, interactive=False, colour=False)
     play.run()

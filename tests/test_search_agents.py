@@ -59,7 +59,8 @@ def test_settings_are_checked_with_clear_messages() -> None:
                         ("mcts:playouts=4,playouts=5", "twice"),
                         ("random:playouts=4", "takes no settings"),
                         ("mtcs", "did you mean 'mcts'"),
-                        ("mcts:judge=scores", "one of play, score, not 'scores'; did you mean 'score'"),
+                        ("mcts:judge=scores",
+                         "one of play, score, not 'scores'; did you mean 'score'"),
                         ("mcts:lead=0", "at least")]:
         with pytest.raises(UsageError, match=words):
             check_agent(text)
@@ -390,7 +391,7 @@ def test_play_shows_the_search_and_ctrl_c_while_it_thinks_saves_the_game(
     game = load_game("caldera")
     seats = {1: "human", 2: "mcts:playouts=200,depth=5"}
     state = game.new_state(2, 2)  # seed 2: the first option erupts, so Player 2 moves next
-    agents = build_agents(seats, 2)
+    agents = build_agents(game, seats, 2)
     searched = agents[2]._playout
     playouts = [0]
 
@@ -426,7 +427,7 @@ def test_play_draws_a_progress_bar_while_a_computer_player_thinks() -> None:
     game = load_game(TIC_TAC_TOE)
     seats = {1: "mcts:playouts=300", 2: "random"}
     out = io.StringIO()
-    session = PlaySession(game, game.new_state(2, 1), seats, build_agents(seats, 1),
+    session = PlaySession(game, game.new_state(2, 1), seats, build_agents(game, seats, 1),
                           SavedGame.start(game, 2, 1, seats),
                           Console(file=out, width=100, force_terminal=True), lambda _: "1",
                           interactive=False, colour=False)

@@ -4,10 +4,15 @@ how much of it it reads (see `interpreter.agents.search`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from interpreter.agents.base import Agent, OptionChoice
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.spec import AgentSpec, parse_agent_spec
 from interpreter.agents.uniform_agent import UniformAgent
+
+if TYPE_CHECKING:
+    from interpreter.run.game import Game
 
 AGENTS: dict[str, type] = {"random": RandomAgent, "uniform": UniformAgent}
 
@@ -35,9 +40,13 @@ def check_agent(text: str) -> AgentSpec:
     return parse_agent_spec(text, AGENTS)
 
 
-def make_agent(text: str, seed: int = 0) -> Agent:
+def make_agent(text: str, seed: int = 0, game: Game | None = None) -> Agent:
+    """The agent written `text`, for `game`: it starts from the settings the game's
+    ruleset gives a player of its name (`computer_players`), and `text`'s own win."""
     spec = check_agent(text)
-    return AGENTS[spec.name](seed, **spec.settings)
+    settings = dict(game.computer_players.get(spec.name, {})) if game is not None else {}
+    settings.update(spec.settings)
+    return AGENTS[spec.name](seed, **settings)
 
 
 def sees_hidden(text: str) -> bool:

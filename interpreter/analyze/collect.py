@@ -72,7 +72,7 @@ class GameRecord:
 def play_recorded(game: Game, players: int, seed: int, agents: dict[int, str]
                   ) -> GameRecord:
     """Play the game of `seed` with these agents, recording each decision."""
-    players_agents = make_agents(players, seed, agents)
+    players_agents = make_agents(players, seed, agents, game)
     state = game.new_state(players, seed)
     branching: Counter[int] = Counter()
     kinds: Counter[str] = Counter()

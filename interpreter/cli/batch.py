@@ -70,7 +70,7 @@ def play_with_moves(game: Game, players: int, seed: int, agent: str,
                     moves: list[tuple[int, str]], source: str) -> GameResult:
     """One game: the given moves first, then the agent for every seat. An illegal move
     is reported with its line in the moves file."""
-    agents = make_agents(players, seed, agent)
+    agents = make_agents(players, seed, agent, game)
     where = [0]
     try:
         return play_game(game, players, seed, agents, _numbered_moves(moves, where))
@@ -187,7 +187,7 @@ def simulate(
     options = parse_options(option or [])
     game = load_game(game_ref, options)  # report bad options here, not in every worker
     n = game.check_players(players)
-    make_agents(n, seed, agent)
+    make_agents(n, seed, agent, game)
     ref = (str(find_ruleset(game_ref).resolve()), options)
     console = Console()
     with progress_bar(game.title, games) as advance:

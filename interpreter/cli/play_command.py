@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from interpreter.agents import SEES_HIDDEN_NOTE, make_agent, sees_hidden
+from interpreter.agents import SEES_HIDDEN_NOTE, sees_hidden
 from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
@@ -23,25 +23,17 @@ from interpreter.compile.game import compile_game
 from interpreter.errors import IllegalMove, SaveFileError, UsageError
 from interpreter.load.catalog import bundled_names, rulesets_dir
 from interpreter.load.loader import LoadedRuleset
-from interpreter.run import rng
 from interpreter.run.game import Game
-from interpreter.run.playout import agent_seed
+from interpreter.run.playout import seat_agents
 from interpreter.run.record import SavedGame, check_ruleset, read_save, replay
 from interpreter.run.state import State
 from interpreter.run.view import hides_anything
 
 
-def build_agents(seats: dict[int, str], seed: int, resumed_after: int | None = None
-                 ) -> dict[int, Agent]:
-    """A computer player for every seat that is not a person, seeded per seat. A resumed
-    game's players get generators derived (hashed) from the seed, seat and decisions so
-    far: never a linear function of the seed, which they would otherwise give away."""
-    def own_seed(seat: int) -> int:
-        if resumed_after is None:
-            return agent_seed(seed, seat)
-        return rng.derive_seed(seed, "agent", seat, resumed_after)
-
-    return {s: make_agent(kind, own_seed(s)) for s, kind in seats.items() if kind != HUMAN}
+def build_agents(game: Game, seats: dict[int, str], seed: int,
+                 resumed_after: int | None = None) -> dict[int, Agent]:
+    """The computer players of a game played here (see `seat_agents`)."""
+    return seat_agents(game, seats, seed, resumed_after, HUMAN)
 
 
 def fresh_seed() -> int:
@@ -140,7 +132,7 @@ def play(
             saved.ruleset_hash = loaded.content_hash
         else:
             state = replay(game, saved, where)
-        agents = build_agents(seats, saved.seed, resumed_after=len(saved.decisions))
+        agents = build_agents(game, seats, saved.seed, resumed_after=len(saved.decisions))
         save_path = save if save is not None else (
             _replayed_path(load_from) if changed else load_from)
         record = saved
@@ -163,7 +155,7 @@ def play(
         if seed is None:
             seed = fresh_seed()
         state = game.new_state(n, seed)
-        agents = build_agents(seats, seed)
+        agents = build_agents(game, seats, seed)
         save_path = save
         record = SavedGame.start(game, n, seed, seats)
         intro = f"{game.title}: {n} players ({describe_seats(seats)})."
@@ -180,7 +172,7 @@ def play(
                           rules_file=None if game_ref in bundled_names() else game_ref)
     if load_from is not None:  # undo reaches back past the load
         session.history = recall(game, record, seats,
-                                 lambda index: build_agents(seats, seed, resumed_after=index))
+                                 lambda index: build_agents(game, seats, seed, resumed_after=index))
     code = session.run()
     if code:
         raise typer.Exit(code)

@@ -922,6 +922,21 @@ class _Compiler:
         g.rank_locs = [k.loc for k in self.rs.rank]
         g.score = self.expr(self.rs.scores, ["seat"]) if self.rs.scores is not None else None
         g.score_loc = self.rs.scores.loc if self.rs.scores is not None else None
+        self.compile_computer_players(g)
+
+    def compile_computer_players(self, g: Game) -> None:
+        """Check the settings the ruleset gives its searching players, as `--agent` would."""
+        from interpreter.agents import check_agent
+
+        given = self.rs.computer_players
+        for name in ("mcts", "ismcts"):
+            text = getattr(given, name)
+            if text is None:
+                continue
+            try:
+                g.computer_players[name] = check_agent(f"{name}:{text}").settings
+            except UsageError as exc:
+                self.error(f"computer_players.{name}: {exc}", given.key_loc(name))
 
     def effect_ids(self) -> None:
         """An effect's id names it for variants, so it must be unique in the ruleset."""

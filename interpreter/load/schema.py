@@ -382,6 +382,16 @@ class RulebookDecl(Node):
         "the turn's effects and options)")
 
 
+class ComputerPlayers(Node):
+    """How the searching computer players play this game unless told otherwise: their
+    settings as on the command line (`judge=score`); a setting given to `--agent` wins."""
+
+    mcts: str | None = Field(default=None, description="settings of `mcts` in this game, "
+                             "e.g. 'judge=score' or 'playouts=800,depth=10'")
+    ismcts: str | None = Field(default=None, description="settings of `ismcts` in this "
+                               "game, e.g. 'judge=score'")
+
+
 class Ruleset(Node):
     """A whole game."""
 
@@ -408,6 +418,10 @@ class Ruleset(Node):
     budgets: Budgets = Field(default_factory=Budgets)
     rulings: list[Ruling] = Field(default_factory=list)
     rulebook: RulebookDecl = Field(default_factory=RulebookDecl)
+    computer_players: ComputerPlayers = Field(
+        default_factory=ComputerPlayers,
+        description="the settings the searching computer players start from in this game "
+                    "(e.g. `mcts: judge=score`); `--agent` settings win")
 
 
 class VariantGame(Node):
@@ -516,6 +530,7 @@ class Variant(Node):
     budgets: dict[str, int] | None = Field(default=None, description="only the budgets that "
                                            "change")
     rulebook: RulebookDecl | None = None
+    computer_players: ComputerPlayers | None = None
 
 
 def definition_bodies(rs: Ruleset) -> dict[str, Expr]:

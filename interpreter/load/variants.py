@@ -15,8 +15,8 @@ so a mistake is reported where it was made. The merge rules, in the order they a
 4. `effects: [...]` edits the effects of `setup`, `turn`, procedures, triggers and
    options, found by an effect's `id:` wherever it stands: `{replace: ID, with: [...]}`,
    `{remove: ID}`, `{before: ID, insert: [...]}`, `{after: ID, insert: [...]}`.
-5. `first_seat`, `rank`, `scores`, `budgets` and `rulebook`, when given, replace the
-   base's (for `budgets`, field by field).
+5. `first_seat`, `rank`, `scores`, `budgets`, `rulebook` and `computer_players`, when
+   given, replace the base's (for `budgets`, field by field).
 
 Everything a variant does not mention is its base's, so a variant follows its base when
 the base changes.
@@ -48,7 +48,7 @@ PARTS: dict[str, tuple[str, ...]] = {
 KEYED = {"attributes", "define"}
 """Parts written as mappings (the key is the id); the others are lists of `id:` items."""
 
-WHOLE = ("first_seat", "rank", "scores", "rulebook")
+WHOLE = ("first_seat", "rank", "scores", "rulebook", "computer_players")
 """Top-level keys a variant replaces whole."""
 
 VARIANT_KEYS = ("tabletop", "extends", "game", "remove", "replace", "add", "change",

@@ -95,6 +95,9 @@ class Game:
         self.score: Compiled | None = None
         self.rank_locs: list[Location | None] = []
         self.score_loc: Location | None = None
+        self.computer_players: dict[str, dict[str, Any]] = {}
+        """The ruleset's settings for each searching computer player (`computer_players`),
+        checked: what a player of that name starts from."""
         self.triggers: list[TriggerInfo] = []
         self.variables: dict[str, VariableInfo] = {}
         self.first_seat: Compiled = lambda env: 1

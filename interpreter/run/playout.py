@@ -58,10 +58,27 @@ def agent_seed(seed: int, seat: int) -> int:
     return rngmod.derive_seed(seed, "agent", seat)
 
 
-def make_agents(players: int, seed: int, agent: str | dict[int, str] = "random"
-                ) -> dict[int, Agent]:
+def make_agents(players: int, seed: int, agent: str | dict[int, str] = "random",
+                game: Game | None = None) -> dict[int, Agent]:
+    """Each seat's agent, seeded per seat, with `game`'s settings for its kind (see
+    `make_agent`)."""
     names = agent if isinstance(agent, dict) else {s: agent for s in range(1, players + 1)}
-    return {s: make_agent(names[s], agent_seed(seed, s)) for s in range(1, players + 1)}
+    return {s: make_agent(names[s], agent_seed(seed, s), game) for s in range(1, players + 1)}
+
+
+def seat_agents(game: Game, seats: dict[int, str], seed: int,
+                resumed_after: int | None = None, person: str = "human") -> dict[int, Agent]:
+    """A computer player for every seat that is not a `person`, seeded per seat. A
+    resumed game's players get generators derived (hashed) from the seed, seat and
+    decisions so far: never a linear function of the seed, which they would otherwise
+    give away."""
+    def own_seed(seat: int) -> int:
+        if resumed_after is None:
+            return agent_seed(seed, seat)
+        return rngmod.derive_seed(seed, "agent", seat, resumed_after)
+
+    return {s: make_agent(kind, own_seed(s), game) for s, kind in seats.items()
+            if kind != person}
 
 
 def choose_option(game: Game, state: State, seat: int, agent: Agent,
@@ -235,7 +252,7 @@ def forget_games(paths: Iterable[str]) -> None:
 def _play_into(tally: Tally, game: Game, players: int, seed: int, agent: str) -> None:
     """Play the game of `seed` and count it (a rule that fails counts as an error)."""
     try:
-        result = play_game(game, players, seed, make_agents(players, seed, agent),
+        result = play_game(game, players, seed, make_agents(players, seed, agent, game),
                            keep_state=False)
     except TabletopError as exc:
         tally.add_error(seed, f"{type(exc).__name__}: {exc}")

@@ -20,16 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.agents import make_agent
 from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.compile.game import compile_game
 from interpreter.errors import SaveFileError, TabletopError, UsageError, did_you_mean
 from interpreter.load.catalog import bundled_names, shorten
 from interpreter.load.loader import LoadedRuleset
-from interpreter.run import rng
 from interpreter.run.game import Game, Option
-from interpreter.run.playout import agent_seed
+from interpreter.run.playout import seat_agents
 from interpreter.run.record import SavedGame, check_ruleset, replay, save_text, write_private
 from interpreter.run.state import State
 from interpreter.serve.protocol import CreateRequest
@@ -201,7 +199,7 @@ class Store:
         while table_id in self.tables:
             table_id = secrets.token_hex(8)
         table = Table(table_id, game, request.ruleset, state, record, tokens, new_token(),
-                      request.hotseat, agents=_agents(seats, seed, None))
+                      request.hotseat, agents=_agents(game, seats, seed, None))
         if self.folder is not None:
             self.write(table, record.decisions)
         self.tables[table_id] = table
@@ -277,22 +275,18 @@ class Store:
         state = replay(game, saved, where)
         return Table(table_id, game, ruleset, state, saved,
                      {int(k): v for k, v in tokens.items()}, spectator, hotseat,
-                     agents=_agents(saved.seats, saved.seed, len(saved.decisions)))
+                     agents=_agents(game, saved.seats, saved.seed, len(saved.decisions)))
 
 
 def _token_ok(value: Any) -> bool:
     return isinstance(value, str) and 16 <= len(value) <= 100
 
 
-def _agents(seats: dict[int, str], seed: int, resumed_after: int | None) -> dict[int, Agent]:
-    """A computer player for every seat that is not a person, seeded per seat; a resumed
-    game's from a hash of seed, seat and decisions so far (as `tabletop play --load`)."""
-    def own_seed(seat: int) -> int:
-        if resumed_after is None:
-            return agent_seed(seed, seat)
-        return rng.derive_seed(seed, "agent", seat, resumed_after)
-
-    return {s: make_agent(kind, own_seed(s)) for s, kind in seats.items() if kind != HUMAN}
+def _agents(game: Game, seats: dict[int, str], seed: int, resumed_after: int | None
+            ) -> dict[int, Agent]:
+    """The computer players of a table (see `seat_agents`): a resumed game's as `tabletop
+    play --load` gives them."""
+    return seat_agents(game, seats, seed, resumed_after, HUMAN)
 
 
 def parse_seats(given: dict[str, str], players: int) -> dict[int, str]:

@@ -1,0 +1,84 @@
+"""A ruleset's `computer_players`: the settings its searching players start from,
+checked like `--agent`, replaced whole by a variant; settings given to `--agent` win."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents import make_agent
+from interpreter.compile.game import compile_game
+from interpreter.errors import RulesetError
+from interpreter.load.loader import load_ruleset, load_ruleset_text
+from interpreter.run.game import Game
+from interpreter.run.playout import make_agents, seat_agents
+
+ROOT = Path(__file__).resolve().parents[1]
+MINIMAL = (ROOT / "tests" / "rulesets" / "minimal.yaml").read_text(encoding="utf-8")
+
+
+def _game(extra: str) -> Game:
+    return compile_game(load_ruleset_text(MINIMAL + extra, "t.yaml"))
+
+
+def _problems(extra: str) -> RulesetError:
+    with pytest.raises(RulesetError) as info:
+        _game(extra)
+    return info.value
+
+
+def test_the_rulesets_settings_are_where_a_searching_player_starts() -> None:
+    game = _game("computer_players:\n  mcts: judge=score,lead=2\n  ismcts: playouts=30\n")
+    assert game.computer_players == {"mcts": {"judge": "score", "lead": 2.0},
+                                     "ismcts": {"playouts": 30}}
+    agent = make_agent("mcts", 1, game)
+    assert (agent.judge_at_once, agent.lead, agent.playouts) == (True, 2.0, 400)
+    agent = make_agent("mcts:lead=5,playouts=50", 1, game)  # the command line's win
+    assert (agent.judge_at_once, agent.lead, agent.playouts) == (True, 5.0, 50)
+    assert make_agent("ismcts", 1, game).playouts == 30
+    assert not make_agent("mcts", 1).judge_at_once  # no game: the player's own defaults
+    agents = make_agents(2, 7, "mcts", game)
+    assert all(a.judge_at_once for a in agents.values())
+    seats = seat_agents(game, {1: "human", 2: "mcts:judge=play"}, 7)
+    assert list(seats) == [2] and not seats[2].judge_at_once
+
+
+def test_a_game_without_them_leaves_the_players_as_they_are() -> None:
+    assert _game("").computer_players == {}
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    ("computer_players:\n  mcts: judge=scores\n", "computer_players.mcts: agent 'mcts': judge "
+     "is one of play, score, not 'scores'; did you mean 'score'?"),
+    ("computer_players:\n  mcts: plays=4\n", "did you mean 'playouts'"),
+    ("computer_players:\n  mcts: playouts=0\n", "at least 1"),
+    ("computer_players:\n  ismcts: judge\n", "KEY=VALUE"),
+])
+def test_bad_settings_are_reported_where_they_are_written(extra: str, words: str) -> None:
+    err = _problems(extra)
+    line = MINIMAL.count("\n") + 2
+    assert any(words in d.message and d.location is not None and d.location.line == line
+               for d in err.diagnostics), str(err)
+
+
+def test_only_the_searching_players_take_settings() -> None:
+    err = _problems("computer_players:\n  random: playouts=4\n")
+    assert "random" in str(err)
+    assert any(d.location is not None and d.location.line == MINIMAL.count("\n") + 2
+               for d in err.diagnostics), str(err)
+
+
+def test_a_variant_replaces_them_whole(tmp_path: Path) -> None:
+    (tmp_path / "base.yaml").write_text(
+        MINIMAL + "computer_players:\n  mcts: judge=score\n  ismcts: judge=score\n",
+        encoding="utf-8")
+    (tmp_path / "v.yaml").write_text(
+        "tabletop: 1\nextends: base.yaml\ngame: {name: v, title: V}\n"
+        "computer_players:\n  mcts: depth=5\n", encoding="utf-8")
+    (tmp_path / "w.yaml").write_text(
+        "tabletop: 1\nextends: base.yaml\ngame: {name: w, title: W}\n", encoding="utf-8")
+    assert compile_game(load_ruleset(tmp_path / "v.yaml")).computer_players == {
+        "mcts": {"depth": 5}}
+    assert compile_game(load_ruleset(tmp_path / "w.yaml")).computer_players == {
+        "mcts": {"judge": "score"}, "ismcts": {"judge": "score"}}
