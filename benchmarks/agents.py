@@ -16,6 +16,10 @@ the games ended (Caldera: by trios or by the quiet-turns ruling).
         --agent mcts --versus mcts:groups=0 --seed 1000 --games 11     # head to head
     python benchmarks/agents.py --report                               # the table only
 
+Players are measured as written: a ruleset's `computer_players` settings are not
+applied (so a record's agent names all its settings); `--agent mcts:judge=score` measures
+what such a ruleset's `mcts` plays.
+
 A benchmark, not a test: the whole run takes hours on two cores.
 """
 

@@ -82,3 +82,27 @@ def test_a_variant_replaces_them_whole(tmp_path: Path) -> None:
         "mcts": {"depth": 5}}
     assert compile_game(load_ruleset(tmp_path / "w.yaml")).computer_players == {
         "mcts": {"judge": "score"}, "ismcts": {"judge": "score"}}
+
+
+def test_analyze_says_which_settings_the_ruleset_gave(tmp_path: Path) -> None:
+    """A designer reading a report must know its `mcts` is not the default one."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from interpreter.cli.app import app
+
+    path = tmp_path / "m.yaml"
+    path.write_text(MINIMAL + "computer_players:\n  mcts: judge=score,playouts=20\n",
+                    encoding="utf-8")
+    runner = CliRunner()
+    shown = runner.invoke(app, ["analyze", str(path), "--agents", "random,mcts", "-n", "4"])
+    assert shown.exit_code == 0, shown.output
+    assert "the ruleset's computer players: mcts:judge=score,playouts=20" in shown.output
+    result = runner.invoke(app, ["analyze", str(path), "--agents", "random,mcts", "-n", "4",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["variants"][0]["computer_players"] == {"mcts": "judge=score,playouts=20"}
+    only_random = runner.invoke(app, ["analyze", str(path), "-n", "4", "--json"])
+    assert json.loads(only_random.stdout)["variants"][0]["computer_players"] == {}

@@ -48,7 +48,7 @@ How a playout judges the position it reached (`judge`):
   the best judgement of the position after it; then each seat scores
   `(1 + tanh(margin / lead)) / 2`, its margin being its score minus the best other
   seat's (a game without numeric `scores`: its share of the ranking, as above). Where
-  one move changes much at random, as a chain of effects or a die does, a random
+  one move changes much at random, as a chain of effects does, a random
   continuation judges a move mostly by what came after it; with a few playouts for each
   of hundreds of options, each option is then judged by luck. In six-player Bottoms Up
   (100 to 340 options a turn) it is the better of the two: see the README's figures.

@@ -49,12 +49,23 @@ def build_report(plan: Plan, totals: Sequence[Totals], elapsed: float,
         "alpha": ALPHA,
         "variants": [{"key": v.key, "label": v.label, "ruleset": v.game.name,
                       "title": v.game.title, "path": shown_path(v.ref[0]),
-                      "options": v.game.options} for v in plan.variants],
+                      "options": v.game.options,
+                      "computer_players": _settings_used(v.game, plan)}
+                     for v in plan.variants],
         "seat_counts": plan.seat_counts,
         "agents": [m.field for m in plan.matchups if m.focal is None],
         "configurations": configurations,
         "groups": _groups(plan, configurations, totals),
     }
+
+
+def _settings_used(game: Any, plan: Plan) -> dict[str, str]:
+    """The ruleset's settings for the computer players this run uses (`computer_players`),
+    as written after `NAME:`: a reader must know an `mcts` is not the default one."""
+    used = {text.partition(":")[0] for m in plan.matchups
+            for text in (m.field, m.focal) if text}
+    return {name: ",".join(f"{k}={v}" for k, v in settings.items())
+            for name, settings in game.computer_players.items() if name in used}
 
 
 def _rate(count: int, total: int) -> dict[str, Any]:
