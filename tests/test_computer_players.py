@@ -98,7 +98,8 @@ def test_analyze_says_which_settings_the_ruleset_gave(tmp_path: Path) -> None:
     runner = CliRunner()
     shown = runner.invoke(app, ["analyze", str(path), "--agents", "random,mcts", "-n", "4"])
     assert shown.exit_code == 0, shown.output
-    assert "the ruleset's computer players: mcts:judge=score,playouts=20" in shown.output
+    assert ("computer players as the ruleset sets them: mcts:judge=score,playouts=20"
+            in shown.output)
     result = runner.invoke(app, ["analyze", str(path), "--agents", "random,mcts", "-n", "4",
                                  "--json"])
     assert result.exit_code == 0, result.output

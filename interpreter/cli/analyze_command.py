@@ -153,8 +153,8 @@ def summary(report: dict[str, Any]) -> Group:
     for v in report["variants"]:
         if v["computer_players"]:
             given = ", ".join(f"{k}:{val}" for k, val in v["computer_players"].items())
-            lines.append(Text(f"  {v['key'] + ': ' if several else ''}the ruleset's computer "
-                              f"players: {given}"))
+            lines.append(Text(f"  {v['key'] + ': ' if several else ''}computer players as "
+                              f"the ruleset sets them: {given}"))
     if report["interrupted"]:
         lines.append(Text(f"Interrupted: {report['games']} of {report['requested']} games "
                           "were played.", style="bold yellow"))
