@@ -32,7 +32,10 @@ AgentOpt = Annotated[str, typer.Option(
          "reproducible), depth=20 (decisions a playout plays before judging the position "
          "by the game's ranking; 0: to the end), c=0.7 (exploration), groups=40 (a "
          "decision with more than 40 options is searched by the option's first value, "
-         "e.g. the piece, then the rest; default 0: off).")]
+         "e.g. the piece, then the rest; default 0: off), judge=score (judge a playout's "
+         "new position at once by score margins, after its mover's follow-up decisions, "
+         "instead of judge=play: playing on at random; lead=3: the margin worth 0.88 of a "
+         "win). A ruleset's computer_players may set these for its game; --agent wins.")]
 
 JsonOpt = Annotated[bool, typer.Option(
     "--json", metavar="", help="Print one JSON object for tools.")]
