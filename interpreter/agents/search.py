@@ -48,9 +48,9 @@ How a playout judges the position it reached (`judge`):
   the best judgement of the position after it; then each seat scores
   `(1 + tanh(margin / lead)) / 2`, its margin being its score minus the best other
   seat's (a game without numeric `scores`: its share of the ranking, as above). Where
-  one move changes much at random, as a chain of effects does, a random
-  continuation judges a move mostly by what came after it; with a few playouts for each
-  of hundreds of options, each option is then judged by luck. In the README's figures it
+  one move changes much, as a chain of effects does, a random continuation judges a
+  move mostly by the random moves after it; with a few playouts for each of hundreds of
+  options, each option is then judged by luck. In the README's figures it
   wins more games where each turn offers 100 to 340 options and each move sets off a
   chain of effects, at about three times the time per game.
 """
