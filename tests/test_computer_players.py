@@ -96,7 +96,7 @@ def test_analyze_says_which_settings_the_ruleset_gave(tmp_path: Path) -> None:
     path.write_text(MINIMAL + "computer_players:\n  mcts: judge=score,playouts=20\n",
                     encoding="utf-8")
     runner = CliRunner()
-    shown = runner.invoke(app, ["analyze", str(path), "--agents", "random,mcts", "-n", "4"])
+    shown = runner.invoke(app, ["analyze", str(path), "--agents", "random,MCTS", "-n", "4"])
     assert shown.exit_code == 0, shown.output
     assert ("computer players as the ruleset sets them: mcts:judge=score,playouts=20"
             in shown.output)

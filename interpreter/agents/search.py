@@ -67,6 +67,7 @@ from interpreter.agents.information import InformationSet
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.spec import Setting
 from interpreter.errors import RuleError
+from interpreter.run.game import numeric_scores
 from interpreter.run.machine import Machine
 from interpreter.run.rng import below, next_u64
 
@@ -251,7 +252,7 @@ class SearchAgent:
                 break
             node = path[-1]
         if self.judge_at_once:
-            rewards = self._judge(game, state, path[-1].actor if path else seat)
+            rewards = self._judge(game, state, path[-1].actor)
         else:
             rewards = self._finish(game, state)
         for node in path:
@@ -331,16 +332,13 @@ class SearchAgent:
         """Each seat's share of a finished game, else `(1 + tanh(margin / lead)) / 2`."""
         if state.over:
             return _outcome(state)
-        scores = game.scores(state)
-        if not scores or len(scores) < 2 or not all(
-                type(v) in (int, float) for v in scores.values()):
+        scores = numeric_scores(game.scores(state))
+        if scores is None or len(scores) < 2:
             return _ranked(game, state)
+        second, top = sorted(scores)[-2:]
         lead = self.lead
-        ordered = [scores[s] for s in range(1, state.players + 1)]
-        top = max(ordered)
-        second = sorted(ordered)[-2]
         return [0.5 + 0.5 * math.tanh((v - (second if v == top else top)) / lead)
-                for v in ordered]
+                for v in scores]
 
 
 def _outcome(state: State) -> list[float]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from interpreter.analyze.histogram import Histogram
 from interpreter.errors import RuleError, TabletopError
-from interpreter.run.game import Game
+from interpreter.run.game import Game, numeric_scores
 from interpreter.run.playout import Tally, choose_option, make_agents, worker_game
 
 GameRef = tuple[str, dict[str, Any]]
@@ -90,16 +90,6 @@ def play_recorded(game: Game, players: int, seed: int, agents: dict[int, str]
         decisions += 1
     return GameRecord(list(state.winners or []), state.turn, decisions, state.reason,
                       branching, kinds, game.scores(state), agents)
-
-
-def numeric_scores(scores: dict[int, Any] | None) -> list[float] | None:
-    """The scores as numbers, or None when the game keeps none (or not numbers)."""
-    if not scores:
-        return None
-    values = list(scores.values())
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-        return None
-    return [float(v) for v in values]
 
 
 @dataclass

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.agents import check_agent
 from interpreter.analyze.collect import Totals
 from interpreter.analyze.plan import Config, Plan, shown_path
 from interpreter.analyze.stats import (
@@ -62,7 +63,7 @@ def build_report(plan: Plan, totals: Sequence[Totals], elapsed: float,
 def _settings_used(game: Any, plan: Plan) -> dict[str, str]:
     """The ruleset's settings for the computer players this run uses (`computer_players`),
     as written after `NAME:`: a reader must know an `mcts` is not the default one."""
-    used = {text.partition(":")[0] for m in plan.matchups
+    used = {check_agent(text).name for m in plan.matchups
             for text in (m.field, m.focal) if text}
     return {name: ",".join(f"{k}={v}" for k, v in settings.items())
             for name, settings in game.computer_players.items() if name in used}

@@ -929,7 +929,7 @@ class _Compiler:
         from interpreter.agents import check_agent
 
         given = self.rs.computer_players
-        for name in ("mcts", "ismcts"):
+        for name in type(given).model_fields:
             text = getattr(given, name)
             if text is None:
                 continue

@@ -527,6 +527,17 @@ def _pick_kind(spec: ChoiceSpec, agent: RandomAgent, kinds: Iterable[int]) -> in
     return by_id[agent.pick(len(by_id)) if len(by_id) > 1 else 0][1]
 
 
+def numeric_scores(scores: dict[int, Any] | None) -> list[float] | None:
+    """The scores (`Game.scores`, seat 1 first) as numbers, or None when the game keeps
+    none (or not numbers): what a score margin can be taken of."""
+    if not scores:
+        return None
+    values = list(scores.values())
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return None
+    return [float(v) for v in values]
+
+
 def normalize_notation(text: str) -> str:
     return " ".join(text.strip().lower().split())
 

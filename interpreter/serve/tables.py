@@ -199,7 +199,7 @@ class Store:
         while table_id in self.tables:
             table_id = secrets.token_hex(8)
         table = Table(table_id, game, request.ruleset, state, record, tokens, new_token(),
-                      request.hotseat, agents=_agents(game, seats, seed, None))
+                      request.hotseat, agents=seat_agents(game, seats, seed, None, HUMAN))
         if self.folder is not None:
             self.write(table, record.decisions)
         self.tables[table_id] = table
@@ -275,18 +275,13 @@ class Store:
         state = replay(game, saved, where)
         return Table(table_id, game, ruleset, state, saved,
                      {int(k): v for k, v in tokens.items()}, spectator, hotseat,
-                     agents=_agents(game, saved.seats, saved.seed, len(saved.decisions)))
+                     agents=seat_agents(game, saved.seats, saved.seed,
+                                         len(saved.decisions), HUMAN))
 
 
 def _token_ok(value: Any) -> bool:
     return isinstance(value, str) and 16 <= len(value) <= 100
 
-
-def _agents(game: Game, seats: dict[int, str], seed: int, resumed_after: int | None
-            ) -> dict[int, Agent]:
-    """The computer players of a table (see `seat_agents`): a resumed game's as `tabletop
-    play --load` gives them."""
-    return seat_agents(game, seats, seed, resumed_after, HUMAN)
 
 
 def parse_seats(given: dict[str, str], players: int) -> dict[int, str]:
