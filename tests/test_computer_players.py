@@ -54,6 +54,9 @@ def test_a_game_without_them_leaves_the_players_as_they_are() -> None:
     ("computer_players:\n  mcts: plays=4\n", "did you mean 'playouts'"),
     ("computer_players:\n  mcts: playouts=0\n", "at least 1"),
     ("computer_players:\n  ismcts: judge\n", "KEY=VALUE"),
+    ("computer_players:\n  mcts: 800\n", "settings are text such as 'playouts=800', not a "
+     "bare number"),
+    ("computer_players:\n  ismcts: 0.5\n", "such as 'seconds=0.5'"),
 ])
 def test_bad_settings_are_reported_where_they_are_written(extra: str, words: str) -> None:
     err = _problems(extra)

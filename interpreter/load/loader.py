@@ -130,9 +130,11 @@ def _diagnose(exc: ValidationError, tree: Any, source: Source) -> list[Diagnosti
             expected = str(err.get("ctx", {}).get("expected", ""))
             hint = did_you_mean(str(err.get("input")),
                                 [s.strip(" '") for s in expected.replace(" or ", ",").split(",")])
+        elif kind == "value_error":
+            message = str(err.get("ctx", {}).get("error", err["msg"]))
         else:
             message = err["msg"]
-            if err.get("input") is not None and kind not in ("value_error",):
+            if err.get("input") is not None:
                 message += f" (got {str(err['input'])[:60]!r})"
         out.append(source.diagnostic(message, where, expected, hint))
     return out

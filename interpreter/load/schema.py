@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
+    BeforeValidator,
     Field,
     StrictInt,
     StringConstraints,
@@ -382,13 +383,25 @@ class RulebookDecl(Node):
         "the turn's effects and options)")
 
 
+def _settings_text(value: Any) -> Any:
+    """A player's settings are the text after `mcts:` on the command line; a bare number
+    (`mcts: 5`) most likely meant a budget, so say how to write one."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    hint = f"playouts={value}" if isinstance(value, int) else f"seconds={value}"
+    raise ValueError(f"settings are text such as '{hint}', not a bare number")
+
+
+AgentSettings = Annotated[str, BeforeValidator(_settings_text)]
+
+
 class ComputerPlayers(Node):
     """How the searching computer players play this game unless told otherwise: their
     settings as on the command line (`judge=score`); a setting given to `--agent` wins."""
 
-    mcts: str | None = Field(default=None, description="settings of `mcts` in this game, "
+    mcts: AgentSettings | None = Field(default=None, description="settings of `mcts` in this game, "
                              "e.g. 'judge=score' or 'playouts=800,depth=10'")
-    ismcts: str | None = Field(default=None, description="settings of `ismcts` in this "
+    ismcts: AgentSettings | None = Field(default=None, description="settings of `ismcts` in this "
                                "game, e.g. 'judge=score'")
 
 
