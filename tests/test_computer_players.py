@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import make_agent
+from interpreter.agents import make_agent, ruleset_settings, ruleset_settings_note
 from interpreter.compile.game import compile_game
 from interpreter.errors import RulesetError
 from interpreter.load.loader import load_ruleset, load_ruleset_text
@@ -110,3 +110,33 @@ def test_analyze_says_which_settings_the_ruleset_gave(tmp_path: Path) -> None:
     assert report["variants"][0]["computer_players"] == {"mcts": "judge=score,playouts=20"}
     only_random = runner.invoke(app, ["analyze", str(path), "-n", "4", "--json"])
     assert json.loads(only_random.stdout)["variants"][0]["computer_players"] == {}
+
+
+def test_a_person_and_an_unknown_name_take_no_settings() -> None:
+    game = _game("computer_players:\n  mcts: judge=score\n  ismcts: playouts=30\n")
+    assert ruleset_settings(game, ["human", "Mcts:playouts=9", "nobody", "random"]) == {
+        "mcts": "judge=score"}
+    assert ruleset_settings_note(game, ["human", "random"]) is None
+    assert ruleset_settings_note(game, ["ismcts"]) == (
+        "This game's ruleset sets how its computer players play: ismcts:playouts=30 "
+        "(a setting given to a seat wins).")
+
+
+def test_play_and_the_browser_say_the_ruleset_sets_how_a_player_plays(
+        tmp_path: Path) -> None:
+    from console import invoke
+    from serve_support import serving
+
+    path = tmp_path / "m.yaml"
+    path.write_text(MINIMAL + "computer_players:\n  mcts: judge=score,playouts=5\n",
+                    encoding="utf-8")
+    note = "This game's ruleset sets how its computer players play: mcts:judge=score,playouts=5"
+    for seat, says in (("2=mcts", True), ("2=random", False)):
+        done = invoke("play", str(path), "--seat", seat, input="quit\n")
+        assert done.exit_code == 0, done.output
+        assert (note in " ".join(done.stdout.split())) is says, done.stdout
+    with serving(tmp_path, extra={"m": path}) as client:
+        for seat, says in (("mcts:playouts=7", True), ("random", False)):
+            made = client.post("/api/games", json={"ruleset": "m", "seats": {"2": seat}})
+            assert made.status_code == 201, made.text
+            assert any(note in n for n in made.json()["notes"]) is says

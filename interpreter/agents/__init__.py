@@ -4,12 +4,14 @@ how much of it it reads (see `interpreter.agents.search`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from interpreter.agents.base import Agent, OptionChoice
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.spec import AgentSpec, parse_agent_spec
 from interpreter.agents.uniform_agent import UniformAgent
+from interpreter.errors import UsageError
 
 if TYPE_CHECKING:
     from interpreter.run.game import Game
@@ -17,7 +19,8 @@ if TYPE_CHECKING:
 AGENTS: dict[str, type] = {"random": RandomAgent, "uniform": UniformAgent}
 
 __all__ = ["AGENTS", "SEES_HIDDEN_NOTE", "Agent", "AgentSpec", "OptionChoice", "RandomAgent",
-           "UniformAgent", "check_agent", "make_agent", "parse_agent_spec", "sees_hidden"]
+           "UniformAgent", "check_agent", "make_agent", "parse_agent_spec", "ruleset_settings",
+           "ruleset_settings_note", "sees_hidden"]
 
 SEES_HIDDEN_NOTE = ("mcts sees all that is hidden (cards, dice under covers, secrets: it "
                     "searches the true state); for a computer player that plays fair, use "
@@ -47,6 +50,31 @@ def make_agent(text: str, seed: int = 0, game: Game | None = None) -> Agent:
     settings = dict(game.computer_players.get(spec.name, {})) if game is not None else {}
     settings.update(spec.settings)
     return AGENTS[spec.name](seed, **settings)
+
+
+def ruleset_settings(game: Game, texts: Iterable[str]) -> dict[str, str]:
+    """The settings `game`'s ruleset gives the computer players written `texts` (seats,
+    matchups; a person or an unknown name is passed over), as written after `NAME:`: who
+    reads a result must know an `mcts` is not the default one."""
+    used = set()
+    for text in texts:
+        try:
+            used.add(check_agent(text).name)
+        except UsageError:
+            continue
+    return {name: ",".join(f"{k}={v}" for k, v in settings.items())
+            for name, settings in game.computer_players.items() if name in used}
+
+
+def ruleset_settings_note(game: Game, texts: Iterable[str]) -> str | None:
+    """What `play` and the browser say when the ruleset changes how a chosen computer
+    player plays; None when it does not."""
+    given = ruleset_settings(game, texts)
+    if not given:
+        return None
+    return ("This game's ruleset sets how its computer players play: "
+            + ", ".join(f"{name}:{text}" for name, text in given.items())
+            + " (a setting given to a seat wins).")
 
 
 def sees_hidden(text: str) -> bool:

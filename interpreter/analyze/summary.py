@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.agents import check_agent
+from interpreter.agents import ruleset_settings
 from interpreter.analyze.collect import Totals
 from interpreter.analyze.plan import Config, Plan, shown_path
 from interpreter.analyze.stats import (
@@ -35,6 +35,7 @@ def build_report(plan: Plan, totals: Sequence[Totals], elapsed: float,
     first = plan.variants[0].game
     configurations = [_configuration(c, totals[c.index]) for c in plan.configs]
     played = sum(t.tally.games for t in totals)
+    used = [text for m in plan.matchups for text in (m.field, m.focal) if text]
     return {
         "game": first.name,
         "title": first.title,
@@ -51,22 +52,13 @@ def build_report(plan: Plan, totals: Sequence[Totals], elapsed: float,
         "variants": [{"key": v.key, "label": v.label, "ruleset": v.game.name,
                       "title": v.game.title, "path": shown_path(v.ref[0]),
                       "options": v.game.options,
-                      "computer_players": _settings_used(v.game, plan)}
+                      "computer_players": ruleset_settings(v.game, used)}
                      for v in plan.variants],
         "seat_counts": plan.seat_counts,
         "agents": [m.field for m in plan.matchups if m.focal is None],
         "configurations": configurations,
         "groups": _groups(plan, configurations, totals),
     }
-
-
-def _settings_used(game: Any, plan: Plan) -> dict[str, str]:
-    """The ruleset's settings for the computer players this run uses (`computer_players`),
-    as written after `NAME:`: a reader must know an `mcts` is not the default one."""
-    used = {check_agent(text).name for m in plan.matchups
-            for text in (m.field, m.focal) if text}
-    return {name: ",".join(f"{k}={v}" for k, v in settings.items())
-            for name, settings in game.computer_players.items() if name in used}
 
 
 def _rate(count: int, total: int) -> dict[str, Any]:

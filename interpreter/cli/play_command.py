@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from interpreter.agents import SEES_HIDDEN_NOTE, sees_hidden
+from interpreter.agents import SEES_HIDDEN_NOTE, ruleset_settings_note, sees_hidden
 from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
@@ -162,6 +162,9 @@ def play(
     console.print(Text(intro + " Type `help` for the commands."), soft_wrap=True)
     if hides_anything(game) and any(sees_hidden(kind) for kind in seats.values()):
         console.print(Text(f"Note: {SEES_HIDDEN_NOTE}", style="yellow"), soft_wrap=True)
+    settings_note = ruleset_settings_note(game, seats.values())
+    if settings_note is not None:
+        console.print(Text(settings_note, style="dim"), soft_wrap=True)
     session = PlaySession(game, state, seats, agents, record, console,
                           ask=lambda prompt: console.input(Text(prompt)),
                           save_path=save_path,

@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from interpreter.agents import AGENTS, SEES_HIDDEN_NOTE, sees_hidden
+from interpreter.agents import AGENTS, SEES_HIDDEN_NOTE, ruleset_settings_note, sees_hidden
 from interpreter.compile.game import compile_game
 from interpreter.docs.diagrams import position_svg
 from interpreter.errors import IllegalMove, TabletopError, did_you_mean
@@ -515,6 +515,9 @@ def create_app(store: Store, pace: float = 0.0,
         notes = ([SEES_HIDDEN_NOTE]  # it starts with the player's name, mcts, as typed
                  if hides_anything(table.game) and any(map(sees_hidden, table.seats.values()))
                  else [])
+        settings_note = ruleset_settings_note(table.game, table.seats.values())
+        if settings_note is not None:
+            notes.append(settings_note)
         return JSONResponse({"game": table.id, "links": links,
                              "spectator": f"/play/{table.id}?token={table.spectator}",
                              "hotseat": table.hotseat, "notes": notes}, status_code=201,
