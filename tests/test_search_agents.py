@@ -208,6 +208,27 @@ def test_grouping_changes_the_search_and_stays_repeatable() -> None:
     assert state.to_json() == before
 
 
+@pytest.mark.parametrize("spec", ["mcts:playouts=200", "mcts:playouts=200,groups=1",
+                                  "ismcts:playouts=200"])
+def test_options_over_lists_are_searched(spec: str, tmp_path: Path) -> None:
+    """An option's values may be lists, which Python cannot hash: the tree keys them
+    all the same, and the search still finds the winning take."""
+    minimal = (ROOT / "tests" / "rulesets" / "minimal.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "lists.yaml"
+    path.write_text(minimal.replace(
+        'n: "[1, 2]"\n        where:',
+        'pick: "[[1], [1, 1]]"\n        let:\n          n: count(pick)\n        where:'),
+        encoding="utf-8")
+    game = load_game(str(path))
+    state = _play(game, game.new_state(2, 1), ["take1"])  # five left: take two, leave three
+    seat = game.deciding_seats(state)[0]
+    assert [game.notation_of(state, seat, r) for r in game.raw_options(state, seat)] == [
+        "take1", "take2"]
+    chosen = make_agent(spec, 4).search(game, state, seat)
+    assert game.notation_of(state, seat, chosen) == "take2"
+    assert chosen[1] == ([1, 1],)
+
+
 # -- judging a position at once by the scores -------------------------------------------------
 
 def _follow_up_position(game: Game, players: int) -> tuple[State, int]:

@@ -394,13 +394,29 @@ class MCTSAgent(SearchAgent):
         return copy
 
     def key(self, game: Game, state: State, seat: int, raw: Raw) -> Any:
+        try:
+            hash(raw)
+        except TypeError:  # an option over lists (`for: {pick: "[[1], [1, 1]]"}`)
+            return _hashable(raw)
         return raw
 
     def group_keys(self, game: Game, state: State, seat: int, raws: list[Raw],
                    keys: list[Any]) -> list[Any]:
         kinds = game.choices[state.frames[-1][0]].kinds
-        return [(raw[0], raw[1][0]) if kinds[raw[0]].group is not None else raw
-                for raw in raws]
+        return [(key[0], key[1][0]) if kinds[raw[0]].group is not None else key
+                for raw, key in zip(raws, keys, strict=True)]
+
+
+def _hashable(value: Any) -> Any:
+    """A tree key for a value the rules computed: a list (or a mapping) becomes a tuple
+    marked as such, so that equal values meet at one node and no list equals a tuple."""
+    if isinstance(value, tuple):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, list):
+        return ("[]", *(_hashable(v) for v in value))
+    if isinstance(value, dict):
+        return ("{}", frozenset((k, _hashable(v)) for k, v in value.items()))
+    return value
 
 
 class ISMCTSAgent(SearchAgent):
