@@ -50,8 +50,9 @@ BOARD_MOVES = 6
 class Running:
     """A uvicorn server in a background thread, over a store in a temporary folder."""
 
-    def __init__(self, folder: Path, port: int | None = None) -> None:
-        self.store = Store(folder)
+    def __init__(self, folder: Path, port: int | None = None,
+                 extra: dict[str, Path] | None = None) -> None:
+        self.store = Store(folder, extra)
         self.store.open_folder()
         if port is None:
             with socket.socket() as s:
@@ -424,6 +425,33 @@ def test_the_create_form_starts_a_game_whose_links_open_it(server: Running,
     page.fill("#seed", "x")
     page.click("button[type=submit]")
     assert "seed" in page.locator("#error").inner_text()
+
+
+def test_the_create_form_says_how_the_ruleset_sets_a_chosen_computer_player(
+        tmp_path: Path, browser: Any) -> None:
+    minimal = (Path(__file__).parent / "rulesets" / "minimal.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "minimal.yaml"
+    path.write_text(minimal + "computer_players:\n  mcts: judge=score,playouts=5\n",
+                    encoding="utf-8")
+    with Running(tmp_path / "games", extra={"minimal": path}) as running:
+        page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+        page.goto(running.url + "/")
+        page.wait_for_function("document.querySelectorAll('#ruleset option').length > 0")
+        page.select_option("#ruleset", "minimal")
+        settings = page.locator("#settings")
+        assert settings.is_hidden()  # seat 2 is random
+        page.select_option("select[data-seat='2']", "mcts:playouts=200")
+        assert settings.is_visible()
+        assert ("ruleset sets how its computer players play: mcts:judge=score,playouts=5"
+                in settings.inner_text())
+        page.select_option("select[data-seat='2']", "ismcts:playouts=200")
+        assert settings.is_hidden()  # the ruleset leaves ismcts as it is
+        page.select_option("select[data-seat='2']", "mcts:playouts=200")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#result:not([hidden])")
+        assert "mcts:judge=score,playouts=5" in page.locator("#notes").inner_text()
+        page.screenshot(path=str(SHOTS / "tabletop-browser-create-settings.png"),
+                        full_page=True)
 
 
 def test_a_wrong_notation_is_refused_with_a_readable_error(server: Running,

@@ -136,6 +136,9 @@ def test_play_and_the_browser_say_the_ruleset_sets_how_a_player_plays(
         assert done.exit_code == 0, done.output
         assert (note in " ".join(done.stdout.split())) is says, done.stdout
     with serving(tmp_path, extra={"m": path}) as client:
+        offered = {g["name"]: g for g in client.get("/api/rulesets").json()}
+        assert offered["m"]["computer_players"] == {"mcts": "judge=score,playouts=5"}
+        assert offered["caldera"]["computer_players"] == {}
         for seat, says in (("mcts:playouts=7", True), ("random", False)):
             made = client.post("/api/games", json={"ruleset": "m", "seats": {"2": seat}})
             assert made.status_code == 201, made.text

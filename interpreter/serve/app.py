@@ -28,7 +28,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from interpreter.agents import AGENTS, SEES_HIDDEN_NOTE, ruleset_settings_note, sees_hidden
+from interpreter.agents import (
+    AGENTS,
+    SEES_HIDDEN_NOTE,
+    ruleset_settings,
+    ruleset_settings_note,
+    sees_hidden,
+)
 from interpreter.compile.game import compile_game
 from interpreter.docs.diagrams import position_svg
 from interpreter.errors import IllegalMove, TabletopError, did_you_mean
@@ -397,7 +403,7 @@ def rulesets_entries(store: Store) -> list[dict[str, Any]]:
     for name in store.names():
         try:
             loaded = store.load_ruleset(name)
-            hidden = hides_anything(compile_game(loaded, {}))
+            game = compile_game(loaded, {})
         except TabletopError as exc:
             log.warning("%s is not offered: %s", name, str(exc).splitlines()[0])
             continue
@@ -406,7 +412,8 @@ def rulesets_entries(store: Store) -> list[dict[str, Any]]:
             "name": name, "title": g.title, "seats": {"min": g.seats.min, "max": g.seats.max},
             "summary": " ".join(g.summary.split()),
             "options": [_option(o) for o in loaded.model.options],
-            "hidden": hidden,  # whether it hides anything, with its default options
+            "hidden": hides_anything(game),  # with its default options
+            "computer_players": ruleset_settings(game, game.computer_players),
         }
         if loaded.variant is not None:
             entry["extends"] = loaded.variant.base_name

@@ -12,7 +12,9 @@ HTTP
   ``{"error": MESSAGE}``.
   ``GET /api/rulesets`` → the games on offer: ``[{"name", "title", "seats": {"min",
   "max"}, "summary", "options": [{"id", "label", "type", "default", "description",
-  "choices"?, "min"?, "max"?}], "extends"?}]``. ``GET /api/agents`` → the computer
+  "choices"?, "min"?, "max"?}], "hidden", "computer_players": {NAME: SETTINGS},
+  "extends"?}]`` (``computer_players``: the ruleset's settings for a player, as after
+  ``NAME:``). ``GET /api/agents`` → the computer
   players: ``[{"name", "settings": {KEY: {"default", "help"}}}]`` (a seat is written
   ``name`` or ``name:key=value,...``). ``GET /rules/NAME`` → the rulebook as one
   printable page. A request for another host name than the server's own (when it

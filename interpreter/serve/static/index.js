@@ -99,6 +99,13 @@
     const cheat = game && game.hidden && chosen.find((name) => name in cheats);
     $("fairness").textContent = cheat ? `Note: ${cheats[cheat]}` : "";
     $("fairness").hidden = !cheat;
+    // the ruleset's own settings for a chosen computer player (its computer_players)
+    const given = (game && game.computer_players) || {};
+    const set = [...new Set(chosen)].filter((name) => name in given);
+    $("settings").textContent = set.length ? "This game's ruleset sets how its computer "
+      + `players play: ${set.map((name) => `${name}:${given[name]}`).join(", ")} `
+      + "(a setting given to a seat wins)." : "";
+    $("settings").hidden = !set.length;
   }
 
   async function submit(event) {
