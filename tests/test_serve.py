@@ -324,6 +324,28 @@ def test_on_loopback_other_host_names_are_refused(tmp_path: Path) -> None:
         assert client.get("/api/rulesets", headers={"host": "evil.example"}).status_code == 400
 
 
+def test_the_games_on_offer_follow_an_edited_ruleset(tmp_path: Path) -> None:
+    """Entries are kept between requests (compiling every game takes about half a
+    second), but never past an edit of the file."""
+    text = (Path(__file__).resolve().parent / "rulesets" / "minimal.yaml").read_text(
+        encoding="utf-8")
+    path = tmp_path / "minimal.yaml"
+    path.write_text(text, encoding="utf-8")
+    with serving(tmp_path / "games", extra={"minimal": path}) as client:
+        def offered() -> dict[str, object]:
+            return {g["name"]: g for g in client.get("/api/rulesets").json()}["minimal"]
+
+        assert offered()["title"] == "Minimal"
+        assert offered()["title"] == "Minimal"
+        path.write_text(text.replace("title: Minimal", "title: Minimal Two")
+                        + "computer_players:\n  mcts: judge=score\n", encoding="utf-8")
+        stamp = path.stat().st_mtime + 5
+        os.utime(path, (stamp, stamp))
+        now = offered()
+        assert now["title"] == "Minimal Two"
+        assert now["computer_players"] == {"mcts": "judge=score"}
+
+
 def test_a_designers_file_can_be_offered_and_played(tmp_path: Path) -> None:
     """`tabletop serve --ruleset PATH`: the file's game is on offer by its name (a
     request names games, never files); without it, its saved games wait, not fail."""

@@ -39,7 +39,8 @@ from interpreter.compile.game import compile_game
 from interpreter.docs.diagrams import position_svg
 from interpreter.errors import IllegalMove, TabletopError, did_you_mean
 from interpreter.load.catalog import shorten
-from interpreter.run.game import Option, normalize_notation
+from interpreter.load.loader import LoadedRuleset
+from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
 from interpreter.run.view import SPECTATOR, hides_anything, view
 from interpreter.serve import protocol
@@ -87,6 +88,8 @@ class Server:
         self.locks: dict[str, asyncio.Lock] = {}
         self.runners: dict[str, asyncio.Task[None]] = {}
         self.rulebooks: dict[str, str] = {}
+        self.offered: dict[str, tuple[str, dict[str, Any]]] = {}
+        """The new-game form's entry of each game, by the hash of its files."""
 
     def lock(self, table: Table) -> asyncio.Lock:
         return self.locks.setdefault(table.id, asyncio.Lock())
@@ -396,29 +399,40 @@ def _page(name: str) -> Response:
     return FileResponse(path, headers=SECURITY_HEADERS)
 
 
-def rulesets_entries(store: Store) -> list[dict[str, Any]]:
+def rulesets_entries(store: Store, known: dict[str, tuple[str, dict[str, Any]]] | None = None
+                     ) -> list[dict[str, Any]]:
     """The games on offer, with what the create form needs; one that does not load is
-    left out (the server's log says why)."""
+    left out (the server's log says why). `known` keeps each game's entry by the hash of
+    its files, so a page load compiles only the rulesets that changed (all of them take
+    about half a second)."""
+    known = {} if known is None else known
     out = []
     for name in store.names():
         try:
             loaded = store.load_ruleset(name)
-            game = compile_game(loaded, {})
+            digest = loaded.content_hash
+            hit = known.get(name)
+            if hit is None or hit[0] != digest:
+                hit = known[name] = (digest, _entry(name, loaded, compile_game(loaded, {})))
         except TabletopError as exc:
             log.warning("%s is not offered: %s", name, str(exc).splitlines()[0])
             continue
-        g = loaded.model.game
-        entry: dict[str, Any] = {
-            "name": name, "title": g.title, "seats": {"min": g.seats.min, "max": g.seats.max},
-            "summary": " ".join(g.summary.split()),
-            "options": [_option(o) for o in loaded.model.options],
-            "hidden": hides_anything(game),  # with its default options
-            "computer_players": ruleset_settings(game, game.computer_players),
-        }
-        if loaded.variant is not None:
-            entry["extends"] = loaded.variant.base_name
-        out.append(entry)
+        out.append(hit[1])
     return out
+
+
+def _entry(name: str, loaded: LoadedRuleset, game: Game) -> dict[str, Any]:
+    g = loaded.model.game
+    entry: dict[str, Any] = {
+        "name": name, "title": g.title, "seats": {"min": g.seats.min, "max": g.seats.max},
+        "summary": " ".join(g.summary.split()),
+        "options": [_option(o) for o in loaded.model.options],
+        "hidden": hides_anything(game),  # with its default options
+        "computer_players": ruleset_settings(game, game.computer_players),
+    }
+    if loaded.variant is not None:
+        entry["extends"] = loaded.variant.base_name
+    return entry
 
 
 def _agent(name: str, cls: type) -> dict[str, Any]:
@@ -474,7 +488,7 @@ def create_app(store: Store, pace: float = 0.0,
         return _page("play.html")
 
     async def rulesets(request: Request) -> Response:
-        entries = await asyncio.to_thread(rulesets_entries, store)
+        entries = await asyncio.to_thread(rulesets_entries, store, server.offered)
         return JSONResponse(entries, headers=SECURITY_HEADERS)
 
     async def agents(request: Request) -> Response:
