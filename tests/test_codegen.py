@@ -57,7 +57,7 @@ def test_generated_code_plays_the_same_games_as_the_closures(name: str) -> None:
 
 GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\d+|e\d+|list\d+"
                             r"|any\d+|n0|m0|forget|unique_options|FAST_FAILURES|BudgetError|RuleError|type|int|float|list"
-                            r"|str|len|range|set|dict|sum|abs|map|sorted|tuple"
+                            r"|str|len|range|set|dict|sum|abs|map|sorted|tuple|vs|vp"
                             # stretches of instructions (compile.stretches)
                             r"|stretch\d+|i\d+|c\d+|m|r|at|overspent|BaseException"
                             # instructions written into stretches (compile.inlines)
@@ -69,7 +69,7 @@ GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\
 ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "current", "players",
               "turn", "vars", "rng", "append", "cache", "fromkeys", "mentioned",
               "env", "triggers", "over", "frames", "fault", "join", "game",
-              "piece_kind_id",
+              "piece_kind_id", "seat_vars", "piece_vars",
               # instructions written into stretches (compile.inlines)
               "_cache", "forget", "finish", "text", "clear", "seat_index", "pop", "insert",
               "move", "loc", "site_zone", "remove"}
@@ -247,3 +247,32 @@ def test_an_option_list_computes_what_an_inner_loop_does_not_change_once() -> No
     assert options == [o.notation for o in careful.legal_options(state_b, 1)]
     assert options == [f"{a}-{b}" for a in range(1, 4) for b in range(9)
                        if b < a + 5 and b % 2 == 0]
+
+
+@pytest.mark.parametrize("text", ["captured[x]", "captured[y]", "len(pieces(captured[x]))"])
+@pytest.mark.parametrize("x", [1, 2, 0, 3, -1, True, None, "a", 2.0])
+def test_a_per_seat_variable_read_in_place_agrees_with_the_closures(text: str, x: Any
+                                                                   ) -> None:
+    y = x
+    assert _outcome(_GAME, text, x, y) == _outcome(_CAREFUL, text, x, y)
+
+
+def test_a_per_piece_variable_read_in_place_agrees_with_the_closures() -> None:
+    path = Path(__file__).parent / "rulesets" / "tiles.yaml"
+    fast, careful = _pair(str(path))
+    state = fast.new_state(2, 3)
+    for text, x in [("facing[x]", 0), ("facing[x]", 1), ("region[x]", 0), ("facing[x]", -1),
+                    ("facing[x]", 10_000), ("facing[x]", True), ("facing[x]", None),
+                    ("facing[x]", "a"), ("laid[x]", 1), ("laid[x]", 3)]:
+        outcomes = []
+        for game in (fast, careful):
+            env = Env(game, state.copy())
+            env.temps.update({"x": x})
+            try:
+                outcomes.append(("value", repr(game.compile_expression(text, temps=["x"])(env)),
+                                 env.steps))
+            except TabletopError as exc:
+                outcomes.append(("error", str(exc), env.steps))
+        assert outcomes[0] == outcomes[1], (text, x)
+    assert "vp['facing']" in "".join(code.source for code in fast.generated_code), (
+        "a per-piece variable is read in place")

@@ -29,7 +29,14 @@ from interpreter.compile import expressions as ex
 from interpreter.compile.functions import first_of_each_kind
 from interpreter.errors import BudgetError, RuleError
 from interpreter.run.budget import overspent, too_long
-from interpreter.run.tables import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL, unique_options
+from interpreter.run.tables import (
+    ALL_DIRECTIONS,
+    DIAGONAL,
+    ORTHOGONAL,
+    PieceVariable,
+    SeatVariable,
+    unique_options,
+)
 
 
 class Slow(TypeError):
@@ -444,6 +451,18 @@ class _Writer:
             return (f"({first} + {k} if type({k}) is int and 1 <= {k} <= "
                     f"{self.uses('st', 'env.state')}.players "
                     f"else {self.obj(subscript)}(env, {c}, {k}))")
+        variable = self.constant_named(node.value)
+        if isinstance(variable, SeatVariable):  # `score[seat]`: read in place
+            k = self.atom(k)
+            values = f"{self.uses('vs', 'env.state.seat_vars')}[{variable.id!r}]"
+            return (f"({values}[{k} - 1] if type({k}) is int and 1 <= {k} <= "
+                    f"{self.uses('st', 'env.state')}.players "
+                    f"else {self.obj(subscript)}(env, {c}, {k}))")
+        if isinstance(variable, PieceVariable):  # `facing[card]`: read in place
+            k, t = self.atom(k), self.tmp()
+            values = f"{self.uses('vp', 'env.state.piece_vars')}[{variable.id!r}]"
+            return (f"({t}[{k}] if type({k}) is int and 0 <= {k} < len({t} := {values}) "
+                    f"else {self.obj(subscript)}(env, {c}, {k}))")
         c = self.atom(c)
         if c in self.lists:  # known to be a list (an index out of range: the careful path)
             return f"{c}[{k}]"
@@ -583,13 +602,18 @@ class _Writer:
         self.lists.add(r)
         return r
 
-    def zone_named(self, node: ast.expr) -> Any:
-        """The zone a name stands for (a constant of the ruleset), else None."""
+    def constant_named(self, node: ast.expr) -> Any:
+        """The constant of the ruleset a name stands for (a zone, a per-seat or
+        per-piece variable), else None."""
         if not isinstance(node, ast.Name) or node.id in self.names or node.id in (
                 self.scope.temps | self.scope.locals):
             return None
         found = self.scope.resolve_global(node.id)
-        value = found.value if isinstance(found, ex.Constant) else None
+        return found.value if isinstance(found, ex.Constant) else None
+
+    def zone_named(self, node: ast.expr) -> Any:
+        """The zone a name stands for (a constant of the ruleset), else None."""
+        value = self.constant_named(node)
         return value if hasattr(value, "sites_in_play") else None
 
     def f_cells(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
