@@ -313,20 +313,21 @@ class SearchAgent:
     def _judge(self, game: Game, state: State, mover: int) -> list[float]:
         """judge=score: `mover` makes its own follow-up decisions, each for the best
         judgement of the position after it; then the position is judged as it stands."""
+        judged: list[float] | None = None  # the judgement of `state`, once known
         for _ in range(self.FOLLOW_UPS):
             if state.over or game.deciding_seats(state) != [mover]:
                 break
-            best, best_value = None, -1.0
+            best, best_judged = None, None
             for raw in game.raw_options(state, mover):
                 after = state.copy()
                 game.apply_trusted(after, mover, raw)
-                value = self._judged(game, after)[mover - 1]
-                if value > best_value:
-                    best, best_value = after, value
+                value = self._judged(game, after)
+                if best_judged is None or value[mover - 1] > best_judged[mover - 1]:
+                    best, best_judged = after, value
             if best is None:  # only in a guessed position (see `dropped`)
                 raise RuleError(f"{game.seat_name(mover)} has no option here")
-            state = best
-        return self._judged(game, state)
+            state, judged = best, best_judged
+        return judged if judged is not None else self._judged(game, state)
 
     def _judged(self, game: Game, state: State) -> list[float]:
         """Each seat's share of a finished game, else `(1 + tanh(margin / lead)) / 2`."""
