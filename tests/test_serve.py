@@ -97,8 +97,9 @@ def test_a_game_with_secrets_and_an_all_seeing_computer_player_says_so(
             return made.json()["notes"]
 
         cheat = notes("bottoms-up", 4, {"2": "mcts:playouts=5"})
-        assert len(cheat) == 1 and cheat[0].startswith("mcts sees all that is hidden")
+        assert len(cheat) == 2 and cheat[0].startswith("mcts sees all that is hidden")
         assert "ismcts" in cheat[0]
+        assert "sets how its computer players play: mcts:judge=score" in cheat[1]
         assert notes("bottoms-up", 4, {"2": "ismcts:playouts=5"}) == []
         assert notes("caldera", 2, {"2": "mcts:playouts=5"}) == []  # nothing hidden
         assert len(notes("high-rise", 2, {"2": "mcts:playouts=5"})) == 1  # dice under covers
