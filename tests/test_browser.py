@@ -2,7 +2,8 @@
 games of every bundled game played by clicking (the board for the first moves of each
 game, then the list of options and the notation box), two people at one game each
 seeing only their own secrets, a spectator, the hot seat's pass screen, and the create
-form. Screenshots go to the temporary folder (tabletop-browser-*.png).
+form; and `analyze`'s report in a narrow window. Screenshots go to the temporary folder
+(tabletop-browser-*.png).
 
 Skipped, saying why, when Playwright or a Chromium executable is missing (CI installs
 Chromium from apt). Browsers are never downloaded: the system's Chromium is launched by
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from console import invoke
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
@@ -486,3 +488,17 @@ def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, browser:
         mover = page if wait_turn(page, 5000) == "mine" else other
         list_move(mover, random.Random(1))
         page.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
+
+
+def test_the_analyze_report_fits_a_narrow_window(tmp_path: Path, browser: Any) -> None:
+    """Its links to each seat count and matchup wrap: no sideways scrolling at 800 px."""
+    report = tmp_path / "report.html"
+    result = invoke("analyze", "caldera", "-p", "3", "--agents", "random,uniform", "-n", "1",
+                    "--html", str(report))
+    assert result.exit_code == 0, result.stderr
+    page = browser.new_context(viewport={"width": 800, "height": 900}).new_page()
+    page.goto(report.as_uri())
+    assert page.locator("nav.toc a").count() == 4
+    page.screenshot(path=str(SHOTS / "tabletop-browser-analyze-narrow.png"))
+    assert page.evaluate("document.documentElement.scrollWidth"
+                         " <= document.documentElement.clientWidth")
