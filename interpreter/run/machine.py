@@ -409,8 +409,8 @@ class Machine:
             bound = spec.bind(env, seat, option)
             notation = kind.notation(env)
         except RuleError as exc:
-            raise exc.at(kind.loc, f"option '{kind.id}'", self.game.source_line(kind.loc)
-                         ) from None
+            raise spec._locate(env, option[0], exc).during(st.decisions, self.game.variant
+                                                           ) from None
         finally:
             env.mentioned = None
         st.log = (("decision", seat, notation, spec.secret, tuple(mentioned)), st.log)

@@ -391,13 +391,12 @@ class ChoiceSpec:
         return self._render(env, seat, option, kind.label if label else kind.notation)
 
     def _render(self, env: Any, seat: int, option: tuple[int, tuple], text: Compiled) -> str:
-        kind = self.kinds[option[0]]
         try:
             self.bind(env, seat, option)
             return text(env)
         except RuleError as exc:
-            raise exc.at(kind.loc, f"option '{kind.id}'", env.game.source_line(kind.loc)
-                         ) from None
+            raise self._locate(env, option[0], exc).during(env.state.decisions,
+                                                           env.game.variant) from None
 
 
 def _values(env: Any, values: Any, name: str, per: int) -> Any:

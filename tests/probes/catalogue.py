@@ -1504,6 +1504,12 @@ def rules_probes() -> list[Probe]:
           args=("play", RULESET, "--seed", "1"), stdin=PLAY_INPUT),
         R("notation-error-at-decision", ruleset(
             NOTATION=q("go{n}{'' if turn < 3 else range('a')}"))),
+        R("notation-error-matching-a-typed-move", ruleset(
+            NOTATION=q("go{n}{'' if turn < 3 or n == 1 else range('a')}")),
+          args=(*run_args(), "--moves", "-"), stdin="go1\n" * 12),
+        R("notation-error-in-play", ruleset(
+            NOTATION=q("go{n}{'' if turn < 3 else range('a')}")),
+          args=("play", RULESET, "--seed", "1"), stdin=PLAY_INPUT),
         R("for-non-list-at-decision", ruleset(FOR=q("[1, 2] if turn < 3 else 5")), issue=True),
         R("prompt-error-at-decision", ruleset(PROMPT=q("{seat_name(current if turn < 3 else "
                                                        "99)}")),

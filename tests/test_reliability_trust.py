@@ -1,0 +1,36 @@
+"""The hostile inputs named in issue 38 ("Trust, round two"), kept in the suite.
+
+Each probe is the catalogue's own (`tests/probes/`), judged as `test_reliability.py`
+judges the probes of issue 9: exit code 0 or 1, no internal error, `FILE:LINE:COL`
+where a file is at fault, the budget named where one ran out, the decision named for a
+run-time rule error, within 2 s of CPU time (500 MB where run as a process).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.probes import catalogue as cat
+from tests.test_reliability import check
+
+NAMED = {
+    # section 5: every run-time error says where and when
+    "rules/notation-error-at-decision": "an option's notation fails at decision 3",
+    "rules/notation-error-matching-a-typed-move": "a notation fails while a typed move "
+                                                  "is matched against the options",
+    "rules/notation-error-in-play": "a notation fails at the play prompt",
+}
+
+PROBES = {p.name: p for p in cat.catalogue()}
+
+
+def test_the_catalogue_keeps_every_probe_named_in_issue_38() -> None:
+    assert set(NAMED) <= set(PROBES), sorted(set(NAMED) - set(PROBES))
+
+
+@pytest.mark.parametrize("name", list(NAMED), ids=list(NAMED))
+def test_a_probe_named_in_issue_38(name: str, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    check(PROBES[name], tmp_path, monkeypatch)
