@@ -231,3 +231,51 @@ def test_a_definition_may_carry_the_words_the_rulebook_uses() -> None:
     assert d.english.text("big(top(c))") == "the top piece of c is a giant"
     assert d.english.text("not big(x)") != ""
     assert describer_for(plain).english.text("big(top(c))") == "the big of the top piece of c"
+
+
+OPTIONS_HEAD = "tabletop: 1\ngame: {name: o, title: O}\nseats: {min: 2, max: 2}\noptions:\n"
+OPTIONS_TAIL = """zones:
+  - {id: pile, kind: pile}
+turn:
+  - choose: go
+    options:
+      - {id: go, notation: go}
+end:
+  - {id: e, when: turn >= 2}
+"""
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    ("{id: x, label: X, description: d, type: bool, default: 7}",
+     "an on/off option's default is true or false, not 7"),
+    ("{id: x, label: X, description: d, type: int, default: 9, min: 1, max: 5}",
+     "the default 9 is outside 1 to 5"),
+    ("{id: x, label: X, description: d, type: int, default: 3, min: 5, max: 1}",
+     "min 5 is more than max 1"),
+    ("{id: x, label: X, description: d, type: int, default: yes}",
+     "a whole-number option's default is a whole number"),
+    ("{id: x, label: X, description: d, type: choice, default: nromal, choices: [normal, hard]}",
+     "not one of the choices (normal, hard); did you mean 'normal'?"),
+    ("{id: x, label: X, description: d, type: choice, default: a}",
+     "a choice option needs `choices`"),
+])
+def test_an_option_default_it_could_not_take_is_located(option: str, message: str) -> None:
+    """A default outside what the option takes used to be accepted and used silently."""
+    text = OPTIONS_HEAD + f"  - {option}\n" + OPTIONS_TAIL
+    with pytest.raises(RulesetError) as info:
+        compile_game(load_ruleset_text(text, "o.yaml"))
+    diags = [d for d in info.value.diagnostics if message in d.message]
+    assert diags, str(info.value)
+    assert diags[0].location is not None and diags[0].location.line == 5
+
+
+def test_a_variant_that_changes_a_default_to_a_wrong_value_is_told_where(
+        tmp_path: Path) -> None:
+    variant = tmp_path / "v.yaml"
+    variant.write_text("tabletop: 1\nextends: caldera\ngame: {name: v, title: V}\n"
+                       "change:\n  options: {power_play: {default: 7}}\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as info:
+        load_and_compile(variant)
+    text = str(info.value)
+    assert "an on/off option's default is true or false, not 7" in text
+    assert f"{variant}:5:" in text

@@ -22,7 +22,7 @@ from pydantic import (
     model_validator,
 )
 
-from interpreter.errors import Location
+from interpreter.errors import Location, did_you_mean
 from interpreter.load.located import Expr, Name, Node, Template
 from interpreter.primitives import Block
 
@@ -62,6 +62,32 @@ class OptionDecl(Node):
     choices: list[str] | None = None
     min: int | None = None
     max: int | None = None
+
+    @model_validator(mode="after")
+    def _default_is_a_value(self) -> OptionDecl:
+        """A default the option could not be set to would be taken silently (a variant's
+        `change: {options: {x: {default: 7}}}` of an on/off option, say)."""
+        value = self.default
+        if self.type == "bool" and not isinstance(value, bool):
+            raise ValueError(f"an on/off option's default is true or false, not {value!r}")
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"a whole-number option's default is a whole number, not "
+                                 f"{value!r}")
+            if self.min is not None and self.max is not None and self.min > self.max:
+                raise ValueError(f"min {self.min} is more than max {self.max}")
+            if (self.min is not None and value < self.min) or (
+                    self.max is not None and value > self.max):
+                raise ValueError(f"the default {value} is outside {self.min} to {self.max}")
+        if self.type == "choice":
+            if not self.choices:
+                raise ValueError("a choice option needs `choices`, the values it may take")
+            if value not in self.choices:
+                hint = did_you_mean(str(value), self.choices)
+                raise ValueError(f"the default {value!r} is not one of the choices ("
+                                 + ", ".join(self.choices) + ")" + (f"; {hint}" if hint
+                                                                    else ""))
+        return self
 
 
 NAMED_COLOURS: dict[str, str] = {
