@@ -182,7 +182,29 @@ def test_extends_in_a_circle_stops_with_a_message(folder: Path) -> None:
     a, b = folder / "a.yaml", folder / "b.yaml"
     a.write_text("extends: b.yaml\ngame: {name: a, title: A}\n", encoding="utf-8")
     b.write_text("extends: a.yaml\ngame: {name: b, title: B}\n", encoding="utf-8")
-    assert "in a circle" in str(problems(a))
+    text = str(problems(a))
+    assert "the variants extend each other in a circle: a.yaml → b.yaml → a.yaml" in text
+
+
+def test_a_variant_that_extends_itself_is_told_so_at_once(folder: Path) -> None:
+    """It used to read itself eight times over and blame the depth."""
+    a = folder / "a.yaml"
+    a.write_text("extends: ./a.yaml\ngame: {name: a, title: A}\n", encoding="utf-8")
+    text = str(problems(a))
+    assert f"{a}:1:10: error: 'a.yaml' extends itself" in text
+    assert "deep" not in text
+
+
+def test_a_budget_a_variant_lowers_is_named_in_its_words(tmp_path: Path) -> None:
+    """A budget too small to name the pieces was blamed on the names' template, and the
+    change was called "budgets budgets 'budgets'"."""
+    from tests.probes.catalogue import ruleset
+
+    (tmp_path / "base.yaml").write_text(ruleset(), encoding="utf-8")  # names: "{colour} {size}"
+    path = variant(tmp_path, "budgets: {steps_per_decision: 3}\n")
+    text = str(problems(path))
+    assert "(after this change: its budgets)" in text, text
+    assert "budgets budgets" not in text and "can only use its attributes" not in text
 
 
 def test_a_missing_base_is_located_at_extends(folder: Path) -> None:

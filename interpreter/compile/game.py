@@ -50,6 +50,7 @@ from interpreter.compile.program import (
 )
 from interpreter.compile.stretches import fuse
 from interpreter.errors import (
+    BudgetError,
     Diagnostic,
     RuleError,
     RulesetError,
@@ -600,8 +601,11 @@ class _Compiler:
                 return " ".join(str(template(env)).split())
             except RuleError as exc:
                 failed.append(exc)
-                self.error(f"a piece's name can only use its attributes ({', '.join(order)}):"
-                           f" {exc.message}", decl.name.loc)
+                if isinstance(exc, BudgetError):  # the template is fine; the budget is small
+                    self.error(f"working out the pieces' names: {exc.message}", decl.name.loc)
+                else:
+                    self.error(f"a piece's name can only use its attributes "
+                               f"({', '.join(order)}): {exc.message}", decl.name.loc)
                 return plain(names)
         return named
 

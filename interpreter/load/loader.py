@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from interpreter.errors import Diagnostic, Location, RulesetError, UsageError, did_you_mean
 from interpreter.load.catalog import find_ruleset
 from interpreter.load.schema import Ruleset
-from interpreter.load.variants import VariantInfo, is_variant, merge_variant
+from interpreter.load.variants import Change, VariantInfo, is_variant, merge_variant
 from interpreter.load.yaml_source import Source, locate, parse_yaml, read_yaml
 from interpreter.primitives import PRIMITIVES
 
@@ -196,6 +196,14 @@ def _read_base(ref: str, near: Path) -> tuple[Any, Source, str]:
     return tree, source, str(path)
 
 
+def _change_words(change: Change) -> str:
+    """A variant's change as the message names it: `remove zones 'pile'`; a part replaced
+    whole (budgets, scores ...) by the part alone."""
+    if change.kind == change.part:
+        return f"its {change.part}"
+    return f"{change.kind} {change.part} '{change.id}'"
+
+
 def explain_variant(diagnostics: list[Diagnostic], source: Source,
                     info: VariantInfo | None) -> list[Diagnostic]:
     """A problem found in a base's text after a variant was merged into it is the
@@ -217,11 +225,11 @@ def explain_variant(diagnostics: list[Diagnostic], source: Source,
             note = (f"in the base at {d.location}, which is fine on its own: {base_line}"
                     if base_line else f"in the base at {d.location}, fine on its own")
             out.append(Diagnostic(
-                f"{d.message} (after this change: {culprit.kind} {culprit.part} "
-                f"'{culprit.id}')", culprit.loc, d.expected,
+                f"{d.message} (after this change: {_change_words(culprit)})", culprit.loc,
+                d.expected,
                 f"{d.hint}\n  {note}" if d.hint else note, source.line_at(culprit.loc)))
             continue
-        places = ", ".join(f"{c.loc} ({c.kind} {c.part} '{c.id}')" for c in info.changes
+        places = ", ".join(f"{c.loc} ({_change_words(c)})" for c in info.changes
                            if c.loc is not None and c.kind != "game")
         note = ("the base is fine on its own: this comes from the variant's changes"
                 + (f" at {places}" if places else ""))

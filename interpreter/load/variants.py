@@ -88,12 +88,21 @@ class VariantInfo:
     too, so the designer sees which file's changes led to it)."""
 
 
+def _same_file(path: str) -> str:
+    """A path as the file it names (so `./v.yaml` and `v.yaml` are one file)."""
+    try:
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError):
+        return path
+
+
 def is_variant(tree: Any) -> bool:
     return isinstance(tree, dict) and "extends" in tree
 
 
 def merge_variant(tree: Any, source: Source, path: str,
-                  read: Any, depth: int = 0) -> tuple[Any, VariantInfo]:
+                  read: Any, depth: int = 0, chain: tuple[str, ...] = ()
+                  ) -> tuple[Any, VariantInfo]:
     """The ruleset tree a variant stands for, and what it changed.
 
     `read(ref, near)` loads a base by name or path: it returns (tree, source, path) of
@@ -115,16 +124,23 @@ def merge_variant(tree: Any, source: Source, path: str,
             _loc(ref) or tree.key_locs.get("extends"))])
     if depth >= MAX_CHAIN:
         raise RulesetError([source.diagnostic(
-            f"variants stand on each other more than {MAX_CHAIN} deep (or extend each other "
-            "in a circle)", _loc(ref))])
+            f"variants stand on each other more than {MAX_CHAIN} deep", _loc(ref))])
     try:
         base_tree, base_source, base_path = read(str(ref), Path(path).parent)
     except RulesetError as exc:
         raise RulesetError([source.diagnostic(
             f"the base '{ref}' does not load; its problems follow", _loc(ref)),
             *exc.diagnostics]) from None
+    chain = (*chain, _same_file(path))
+    if _same_file(base_path) in chain:
+        files = [Path(p).name for p in chain[chain.index(_same_file(base_path)):]]
+        raise RulesetError([source.diagnostic(
+            f"'{Path(path).name}' extends itself" if len(files) == 1 else
+            "the variants extend each other in a circle: "
+            + " → ".join([*files, files[0]]), _loc(ref))])
     if is_variant(base_tree):
-        base_tree, _ = merge_variant(base_tree, base_source, base_path, read, depth + 1)
+        base_tree, _ = merge_variant(base_tree, base_source, base_path, read, depth + 1,
+                                     chain)
     for p, other in base_source.others.items():
         source.others.setdefault(p, other)
     source.others.setdefault(base_path, base_source)
@@ -206,6 +222,20 @@ def _def_id(key: Any) -> str:
     return str(key).split("(", 1)[0].strip()
 
 
+def _index(container: Any, part: str) -> dict[str, Any]:
+    """Each item's id → its key (mapping parts) or index (list parts); the first wins, as
+    `_find` finds it."""
+    out: dict[str, Any] = {}
+    if isinstance(container, dict):
+        for key in container:
+            out.setdefault(_def_id(key) if part == "define" else str(key), key)
+    else:
+        for i, item in enumerate(container):
+            if isinstance(item, dict) and "id" in item:
+                out.setdefault(str(item.get("id")), i)
+    return out
+
+
 def _find(container: Any, part: str, wanted: str) -> Any:
     """The key (mapping parts) or index (list parts) of the item with that id."""
     if isinstance(container, dict):
@@ -269,8 +299,9 @@ def _entries(part: str, items: Any, loc: Location | None, error: Any, kind: str
 def _replace_or_add(kind: str, part: str, items: Any, loc: Location | None, container: Any,
                     info: VariantInfo, error: Any) -> None:
     known = _ids(container, part)
+    index = _index(container, part)  # one lookup per item: a variant may add thousands
     for ident, key, item, here in _entries(part, items, loc, error, kind):
-        found = _find(container, part, ident)
+        found = index.get(ident)
         if kind == "replace" and found is None:
             error(f"`replace`: the base has no {_noun(part)} '{ident}'", here,
                   did_you_mean(ident, known), _known(known))
@@ -285,7 +316,9 @@ def _replace_or_add(kind: str, part: str, items: Any, loc: Location | None, cont
                 del container[found]
             container[key] = item
             container.key_locs[key] = here
+            index[ident] = key
         elif found is None:
+            index[ident] = len(container)
             container.append(item)
             container.item_locs.append(here)
         else:
@@ -397,6 +430,16 @@ def effect_ids(tree: Any) -> list[str]:
             if _is_effect(e, names) and "id" in e]
 
 
+def _find_effect(blocks: list[LocatedList], ident: str, names: frozenset[str]
+                 ) -> tuple[LocatedList, int] | None:
+    """The list holding the effect with this id, and its index there."""
+    for block in blocks:
+        for j, e in enumerate(block):
+            if _is_effect(e, names) and str(e.get("id")) == ident:
+                return block, j
+    return None
+
+
 def _merge_effects(edits: Any, where: Location | None, merged: Any, info: VariantInfo,
                    error: Any) -> None:
     from interpreter.primitives import PRIMITIVES
@@ -406,6 +449,9 @@ def _merge_effects(edits: Any, where: Location | None, merged: Any, info: Varian
         error("`effects` takes a list of edits: {replace: ID, with: [...]}, {remove: ID}, "
               "{before: ID, insert: [...]}, {after: ID, insert: [...]}", where)
         return
+    blocks: list[LocatedList] | None = None
+    """The tree's lists of effects, found again only after an edit changed the tree (a
+    variant of thousands of edits that miss walks the tree once, not once each)."""
     for i, edit in enumerate(edits):
         here = edits.item_locs[i] if i < len(edits.item_locs) else where
         verbs = [k for k in EFFECT_EDITS if isinstance(edit, dict) and k in edit]
@@ -427,20 +473,17 @@ def _merge_effects(edits: Any, where: Location | None, merged: Any, info: Varian
             if not isinstance(new, LocatedList):
                 error(f"`{verb}: {ident}` needs `{extra}:` with a list of effects", here)
                 continue
-        hit = None
-        for block in _effect_blocks(merged, names):
-            for j, e in enumerate(block):
-                if _is_effect(e, names) and str(e.get("id")) == ident:
-                    hit = (block, j)
-                    break
-            if hit:
-                break
+        if blocks is None:  # the tree changed since they were found
+            blocks = _effect_blocks(merged, names)
+        hit = _find_effect(blocks, ident, names)
         if hit is None:
-            known = effect_ids(merged)
+            known = [str(e["id"]) for b in blocks for e in b
+                     if _is_effect(e, names) and "id" in e]
             error(f"`{verb}`: no effect of the base has the id '{ident}'",
                   _loc(edit[verb]) or here, did_you_mean(ident, known), _known(known))
             continue
         block, j = hit
+        blocks = None
         old = block[j]
         locs = new.item_locs if isinstance(new, LocatedList) else []
         if verb == "replace":
