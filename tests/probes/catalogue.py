@@ -21,6 +21,8 @@ Categories:
 - ``saves``: hostile save files for ``play --load``
 - ``cli``: odd arguments, closed stdin, /dev/full, unwritable paths, odd input
 - ``rules``: run-time rule errors, each located and naming the decision
+- ``variants``: hostile variant files (circles, chains, paths out of the folder, edits of
+  parts the base lacks, merges that break the base), in `variant_probes.py`
 
 Everything is generated deterministically (fixed seeds), so a probe's name always
 means the same input. Probes named in issue 9 carry ``issue=True``.
@@ -44,7 +46,7 @@ CLOSED = "<closed stdin>"
 """A probe's `stdin` for a process started with file descriptor 0 closed."""
 
 CATEGORIES = ("yaml", "schema", "expressions", "budgets", "templates", "saves", "cli",
-              "rules")
+              "rules", "variants")
 
 PYTHON_LEAKS = ("<class '", "<module ", "<built-in", "<function ", "<bound method",
                 "object at 0x", "PWNED", "mappingproxy(")
@@ -253,8 +255,11 @@ def run_args(path: str = RULESET, seed: int = 1) -> tuple[str, ...]:
 
 def catalogue() -> list[Probe]:
     """Every probe, in category order; names are unique."""
+    from tests.probes.variant_probes import variant_probes
+
     probes = [*yaml_probes(), *schema_probes(), *expression_probes(), *budget_probes(),
-              *template_probes(), *save_probes(), *cli_probes(), *rules_probes()]
+              *template_probes(), *save_probes(), *cli_probes(), *rules_probes(),
+              *variant_probes()]
     names = [p.name for p in probes]
     duplicates = {n for n in names if names.count(n) > 1}
     assert not duplicates, f"duplicate probe names: {sorted(duplicates)}"
