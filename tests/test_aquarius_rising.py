@@ -49,7 +49,7 @@ def rising(variant: str = "2.0") -> Game:
 
 def test_scenarios_pass() -> None:
     results = run_scenario_files([RULESET.with_name("aquarius-rising.tests.yaml")])
-    assert len(results) == 70
+    assert len(results) == 79
     failed = [(r.name, r.message) for r in results if not r.passed]
     assert not failed, failed
 
@@ -155,6 +155,91 @@ def test_random_games_keep_every_invariant(players: int, variant: str) -> None:
     assert play(players, 1, variant) == games[1], "the same seed must give the same game"
 
 
+# -- the fourth tie-break, as the ruling words it ---------------------------------------------
+
+ELEMENTS = ("fire", "water", "air", "earth", "space")
+QUARTER_CELLS = {"tl": (0, 1), "tr": (1, 1), "bl": (0, 0), "br": (1, 0)}
+"""Where each quarter of the card on square x,y lies on a grid of quarters: at 2x + dx,
+2y + dy. Two quarters touch edge to edge when their cells are next to each other."""
+
+
+def _join(parent: dict[Any, Any], a: Any, b: Any) -> None:
+    def root(c: Any) -> Any:
+        while parent[c] != c:
+            c = parent[c]
+        return c
+    parent[root(a)] = root(b)
+
+
+def _root(parent: dict[Any, Any], c: Any) -> Any:
+    while parent[c] != c:
+        c = parent[c]
+    return c
+
+
+def group_sizes(game: Game, state: State) -> dict[str, list[int]]:
+    """RULES-NOTES' groups of "connected panels", computed over quarters rather than as
+    the ruleset does: quarters of an element that touch edge to edge, within a card or
+    across two ground cards, form a group; a group counts its printed panels (the
+    quarters of one element joined within their card are one panel); the Dragon has no
+    quarters. Each element's group sizes, largest first."""
+    env, kind, panels = game.env(state), game.attributes["kind"], game.panels
+    assert panels is not None
+    element: dict[tuple[int, int], str] = {}
+    card_at: dict[tuple[int, int], int] = {}
+    for s in state.vars["ground"]:
+        card = state.sites[s][0]
+        if kind[card] != "element_card":
+            continue
+        x, y = map(int, game.site_name[s].split(","))
+        for q, (dx, dy) in QUARTER_CELLS.items():
+            element[2 * x + dx, 2 * y + dy] = panels.value(env, card, q)
+            card_at[2 * x + dx, 2 * y + dy] = card
+    groups = {c: c for c in element}
+    printed = {c: c for c in element}
+    for (cx, cy), e in element.items():
+        for n in ((cx + 1, cy), (cx, cy + 1)):
+            if element.get(n) == e:
+                _join(groups, (cx, cy), n)
+                if card_at[n] == card_at[cx, cy]:
+                    _join(printed, (cx, cy), n)
+    found: dict[Any, set[Any]] = {}
+    for c in element:
+        found.setdefault(_root(groups, c), set()).add(_root(printed, c))
+    sizes: dict[str, list[int]] = {e: [] for e in ELEMENTS}
+    for root, panel_ids in found.items():
+        sizes[element[root]].append(len(panel_ids))
+    return {e: sorted(n, reverse=True) for e, n in sizes.items()}
+
+
+@pytest.mark.parametrize(("variant", "players"), [("2.0", 2), ("dragon", 3), ("1.0", 5)])
+def test_the_fourth_tie_break_is_the_largest_group_of_printed_panels(variant: str,
+                                                                      players: int) -> None:
+    """The ruleset's connected_panels agrees with the ruling computed quarter by quarter,
+    all through random games: separate groups not added, panels joined within a card,
+    each half of a half card one panel, the Dragon connecting nothing."""
+    game = rising(variant)
+    counted = {e: game.compile_expression(f"connected_panels({e})") for e in ELEMENTS}
+    compared, apart = 0, 0
+    for seed in range(3):
+        state = game.new_state(players, seed)
+        agents = make_agents(players, seed)
+        while True:
+            if state.decisions % 4 == 0 or state.over:
+                sizes = group_sizes(game, state)
+                env = game.env(state)
+                assert ({e: f(env) for e, f in counted.items()}
+                        == {e: max([0, *n]) for e, n in sizes.items()}), (seed, state.decisions)
+                compared += 1
+            if state.over:
+                break
+            seat = game.deciding_seats(state)[0]
+            decide(game, state, seat, agents[seat])
+        apart += sum(1 for n in sizes.values() if len(n) > 1 and n[1] > 1)
+    assert compared > 60
+    assert apart > 0, "no game ended with an element in two groups of two or more"
+
+
 # -- hidden information -------------------------------------------------------------------------
 
 def _hide_differently(game: Game, state: State, seat: int, rnd: random.Random) -> State:
@@ -246,3 +331,16 @@ def test_a_game_is_a_list_of_notations_that_replays_exactly() -> None:
     for seat, notation in log:
         game.apply_in_place(state, seat, notation)
     assert _same(state.to_json(), final)
+
+
+def test_the_turn_summary_asks_one_matching_edge_and_says_how_to_build_up() -> None:
+    """The rulebook's summary of playing a card keeps to the rules (issue 38): a ground
+    card needs "at least one matching panel across a touching edge; other touching edges
+    need not match" (RULES-NOTES), and the text lets a card go on top of a card that
+    carries four pyramids, matching the element of at least one of them."""
+    said = " ".join(rising().ruleset.rulebook.turn_summary[1].split())
+    assert "every edge" not in said
+    assert "at least one of its panels matching the panel it touches across an edge" in said
+    assert "need not match" in said
+    assert "built on a house whose top card carries four pyramids" in said
+    assert "at least one of its panels over a pyramid of that element" in said

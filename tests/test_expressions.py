@@ -121,6 +121,36 @@ def test_runtime_errors_are_rule_errors(world: tuple[Any, Any], text: str) -> No
         ev(world, text)
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("groups([1, 2, 3, 4, 5], [[1, 2], [4, 5]])", [[1, 2], [3], [4, 5]]),
+    ("groups([1, 2, 3, 4], [[4, 1], [2, 3], [3, 4]])", [[1, 2, 3, 4]]),
+    ("groups([3, 1, 2], [[2, 3]])", [[3, 2], [1]]),
+    ("groups([1, 1, 2], [[1, 1]])", [[1], [2]]),
+    ("groups([], [])", []),
+    ("groups(['a', 'b', 'c'], [('c', 'a')])", [["a", "c"], ["b"]]),
+    ("groups([[0, 0], [0, 1], [5, 5]], [[[0, 1], [0, 0]]])", [[[0, 0], [0, 1]], [[5, 5]]]),
+    ("max([count(g) for g in groups(range(6), [[0, 1], [2, 3], [3, 4]])])", 3),
+])
+def test_groups_are_the_items_joined_by_chains_of_links(world: tuple[Any, Any], text: str,
+                                                        expected: Any) -> None:
+    """Each group keeps the items' order and the groups come by their first items, so a
+    ruleset may rely on the order; an item no link touches is a group of its own."""
+    assert ev(world, text) == expected
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("groups([1, 2], [[1, 3]])", "link to the number 3, which is not one of its items"),
+    ("groups([1, 2], [[1]])", "links that are pairs"),
+    ("groups([1, 2], [1, 2])", "links that are pairs"),
+    ("groups(3, [])", "needs a list"),
+    ("groups([1], 2)", "needs a list"),
+])
+def test_groups_refuses_what_is_not_items_and_pairs_of_them(world: tuple[Any, Any], text: str,
+                                                            message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        ev(world, text)
+
+
 def test_short_circuits(world: tuple[Any, Any]) -> None:
     # Nothing after the deciding operand is evaluated (1 // 0 would raise).
     assert ev(world, "false and 1 // 0 == 1") is False

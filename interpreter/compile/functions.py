@@ -395,6 +395,42 @@ def f_distinct(env: Any, items: Any) -> list:
     return out
 
 
+def f_groups(env: Any, items: Any, links: Any) -> list[list]:
+    """The connected groups of `items`: two items are in one group when a chain of links
+    ([a, b] pairs) joins them, so a board's regions, chains or networks need no loop in
+    the rules. Each group keeps the order of `items` (a repeated item counts once), and
+    the groups come in the order of their first items; an item no link touches is a group
+    of its own."""
+    items, links = _charge(env, items, "groups"), _charge(env, links, "groups")
+    index: dict[Any, int] = {}
+    order: list[Any] = []
+    for item in items:
+        if index.setdefault(_key(item), len(order)) == len(order):
+            order.append(item)
+    parent = list(range(len(order)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for link in links:
+        if not isinstance(link, list | tuple) or len(link) != 2:
+            raise RuleError(f"groups() needs links that are pairs [a, b], got {kind_of(link)}")
+        ends = [index.get(_key(end)) for end in link]
+        for end, i in zip(link, ends, strict=True):
+            if i is None:
+                raise RuleError(f"groups() has a link to {kind_of(end)}, which is not one "
+                                "of its items")
+        a, b = root(ends[0]), root(ends[1])  # type: ignore[arg-type]
+        parent[max(a, b)] = min(a, b)
+    found: dict[int, list] = {}
+    for i, item in enumerate(order):
+        found.setdefault(root(i), []).append(item)
+    return _built(env, list(found.values()))
+
+
 def f_one_of_each_kind(env: Any, items: Any) -> list[int]:
     """One piece per set of identical attributes: interchangeable pieces give one option
     (the first of each kind, in the order given)."""
@@ -596,6 +632,10 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     _fn("first", f_first, 1, 1, "the first of {0}", "first(list): null when empty"),
     _fn("last", f_last, 1, 1, "the last of {0}", "last(list): null when empty"),
     _fn("distinct", f_distinct, 1, 1, "the different values of {0}", "distinct(list)"),
+    _fn("groups", f_groups, 2, 2, "the groups of {0} connected by {1}", "groups(items, "
+        "links): the connected groups of the items, two being connected when a chain of "
+        "links ([a, b] pairs) joins them; each group in the items' order, e.g. "
+        "max([count(g) for g in groups(squares, pairs)])"),
     _fn("one_of_each_kind", f_one_of_each_kind, 1, 1, "one piece of each kind among {0}",
         "one_of_each_kind(pieces): one per set of identical attributes"),
     _fn("without", f_without, 2, 2, "{0} except {1}", "without(list, item or list)"),
