@@ -145,3 +145,15 @@ def test_a_step_needing_a_local_value_is_left_to_the_exact_rules_and_said_so() -
     assert p.turn_summary[0] == "Add 1 to the rounds."
     # A decision's options join its line.
     assert p.turn_summary[-1] == "The current player chooses one of these: Stop; keep playing."
+
+
+def test_a_phrase_slot_after_the_keeps_one_article() -> None:
+    """Aquarius Rising's rulebook read "the panels along the the opposite of d side"."""
+    from interpreter.compile.english import fill
+
+    assert fill("the panels along the {1} side of {0}", ["x", "the opposite of *d*"]) == (
+        "the panels along the opposite of *d* side of x")
+    assert fill("the panels along the {1} side of {0}", ["x", "*d*"]) == (
+        "the panels along the *d* side of x")
+    assert fill("the {} of {}", ["a card", "y"]) == "a card of y"
+    assert fill("breathe {}", ["the air"]) == "breathe the air"

@@ -551,17 +551,24 @@ class Describer:
                 *(self.indent + line for line in self.block(o.do))]
 
 
-_SLOT = re.compile(r"\{(\d*)\}")
+_SLOT = re.compile(r"(\bthe )?\{(\d*)\}")
+
+_ARTICLES = ("the ", "a ", "an ")
 
 
 def fill(phrase: str, args: list[str]) -> str:
     """Put words into a phrase's `{}` / `{0}` slots. Never str.format: a phrase may hold a
-    designer's text, and format would read `{x.__class__}` as Python."""
+    designer's text, and format would read `{x.__class__}` as Python. A slot after "the"
+    filled with words that bring their own article keeps only theirs ("along the {1}
+    side" with "the opposite of d" reads "along the opposite of d side")."""
     order = iter(range(len(args)))
 
     def slot(m: re.Match[str]) -> str:
-        i = int(m.group(1)) if m.group(1) else next(order, None)
-        return args[i] if i is not None and i < len(args) else m.group(0)
+        i = int(m.group(2)) if m.group(2) else next(order, None)
+        if i is None or i >= len(args):
+            return m.group(0)
+        article = m.group(1) or ""
+        return args[i] if article and args[i].startswith(_ARTICLES) else article + args[i]
     return _SLOT.sub(slot, phrase)
 
 

@@ -1019,7 +1019,7 @@ PURE_FUNCTIONS = frozenset({
     "cells", "neighbours", "offset", "row", "col", "place", "place_name", "piece_name",
     "piece_code", "value_name", "dir_name", "seat_name", "next_seat", "sum", "min", "max",
     "any", "all", "sorted", "reversed", "first", "last", "distinct", "one_of_each_kind",
-    "without", "join", "str", "abs", "range", "repeat", "owner", "zone_of"})
+    "without", "join", "str", "abs", "range", "repeat", "owner", "zone_of", "groups"})
 """Built-ins whose value depends only on their arguments and the board's layout (count
 and len are not: count(zone) counts the pieces in it)."""
 
