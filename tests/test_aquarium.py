@@ -34,7 +34,7 @@ def aquarium(mode: str = "normal") -> Game:
 
 def test_scenarios_pass() -> None:
     results = run_scenario_files([DRAFT.with_name("aquarium.tests.yaml")])
-    assert len(results) == 67
+    assert len(results) == 69
     failed = [(r.name, r.message) for r in results if not r.passed]
     assert not failed, failed
 
