@@ -1,7 +1,8 @@
 """Aquarium's long random-play run (issue 12): N games for every seat count (2–6) and
-every mode, each checked at every decision by the suite's invariants (no card or bead
-created or lost, nine action cards per seat, at most five cards in the pet shop, one
-breeding pair, the JSON round trip every 25 decisions). The suite plays a few of these;
+every mode, each checked at every decision by the suite's invariants (no card created or
+lost, every bead change accounted for by a public event of the log, no bead debt, nine
+action cards per seat, at most five cards in the pet shop, one breeding pair, the JSON
+round trip every 25 decisions). The suite plays a few of these;
 this runs the thousands the issue asks for:
 
     python -m tests.soak_aquarium --games 1000

@@ -1,13 +1,15 @@
-"""The Aquarium draft (issue 12: 2–6 players; Intro, Normal and Advanced), not yet
-bundled: its scenario cases, and random games with the rules' invariants checked at every
-decision (no card created or lost, each seat's nine action cards kept, no bead debt, a
-pet shop of at most five cards, a breeding tank of one pair), the JSON round trip, same
-seed → same game, and beads hidden."""
+"""Aquarium (issue 12: 2–6 players; Intro, Normal and Advanced): its scenario cases, and
+random games with the rules' invariants checked at every decision (no card created or
+lost, each seat's nine action cards kept, no bead debt, every bead change accounted for
+by a public event of the log, a pet shop of at most five cards, a breeding tank of one
+pair), the JSON round trip, same seed → same game, and beads hidden (issue 38: nothing
+shown to a seat gives away another seat's beads)."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from functools import cache
 from pathlib import Path
 
@@ -32,7 +34,7 @@ def aquarium(mode: str = "normal") -> Game:
 
 def test_scenarios_pass() -> None:
     results = run_scenario_files([DRAFT.with_name("aquarium.tests.yaml")])
-    assert len(results) == 57
+    assert len(results) == 69
     failed = [(r.name, r.message) for r in results if not r.passed]
     assert not failed, failed
 
@@ -45,10 +47,6 @@ def check(game: Game, state: State) -> None:
     shop = sites[zone["shop"].first]
     assert len(shop) <= 5 or state.over
     action = game.attributes["action"]
-    beads = state.seat_vars["beads"]
-    total = sum(beads) + state.vars["bank"]
-    assert total == 15 * state.players + 1000, "a bead was created or lost"
-    assert state.vars["bank"] >= 0
     for s in range(1, state.players + 1):
         cards = [p for z in ("hand", "chosen", "played", "used")
                  for p in sites[zone[z].site_for(s)]]
@@ -63,10 +61,93 @@ def check(game: Game, state: State) -> None:
             assert size[tank[0]] == size[tank[1]]
 
 
+class BeadLedger:
+    """Checks, from one decision to the next, that every seat's beads changed by exactly
+    what the public events of the log pay them: a pass (2, and 1 for each Fishybank), a
+    breeding pair's earnings, a −1 card, a purchase (the price, and the shares of the
+    Half price players) and a feeding (the food cost times the sizes of the fish not fed
+    by a plant). The bank is not counted (issue 38), so this is what keeps "no bead
+    created or lost" meaningful: a bead that appears or vanishes without an event fails."""
+
+    def __init__(self) -> None:
+        self.before: State | None = None
+
+    def __call__(self, game: Game, state: State) -> None:
+        check(game, state)
+        beads = state.seat_vars["beads"]
+        if self.before is None:
+            assert beads == [15] * state.players, beads
+        else:
+            expected = self.before.seat_vars["beads"][:]
+            for s, n in self.payments(game, self.before, state):
+                expected[s - 1] += n
+            assert beads == expected, (beads, expected, self.new_entries(state))
+        self.before = state.copy()
+
+    def new_entries(self, state: State) -> list[tuple]:
+        """The log entries added since the last decision, oldest first."""
+        assert self.before is not None
+        out, node, stop = [], state.log, self.before.log
+        while node is not stop:
+            out.append(node[0])
+            node = node[1]
+        return out[::-1]
+
+    def payments(self, game: Game, before: State, after: State) -> list[tuple[int, int]]:
+        """(seat, beads) for every payment the new log entries show."""
+        paid: list[tuple[int, int]] = []
+        for entry in self.new_entries(after):
+            if entry[0] == "decision":
+                paid += _decision_pays(game, before, after, entry[1], entry[2])
+            elif match := re.fullmatch(r"Player (\d)'s breeding pair earns (\d)\.", entry[1]):
+                paid.append((int(match[1]), int(match[2])))
+            elif entry[1].startswith("The pet shop costs "):
+                paid += _price_reductions(game, after)
+        return paid
+
+
+def _pile(game: Game, state: State, zone: str, seat: int | None = None) -> list[int]:
+    info = game.zones[zone]
+    return state.sites[info.first if seat is None else info.site_for(seat)]
+
+
+def _decision_pays(game: Game, before: State, after: State, seat: int,
+                   notation: str) -> list[tuple[int, int]]:
+    """What one decision pays, judged on the position it was made in (`before`)."""
+    attr = game.attributes
+    if notation == "pass" and seat == before.current:  # the turn's pass, not a Pass card
+        mine = _pile(game, before, "aquarium", seat)
+        return [(seat, 2 + sum(attr["special"][p] == "fishybank" for p in mine))]
+    if notation == "feed":
+        mine = _pile(game, before, "aquarium", seat)
+        sizes = sorted((attr["size"][p] for p in mine if attr["kind"][p] == "fish"), reverse=True)
+        plants = sum(attr["kind"][p] == "plant" for p in mine)
+        cost = attr["cost"][_pile(game, before, "food_cost")[-1]]
+        return [(seat, -cost * sum(sizes[plants:]))]
+    if notation == "pay":
+        price = before.vars["price"]
+        halves = {s for s in range(1, before.players + 1) if s != seat
+                  for p in _pile(game, before, "played", s)[-1:] if attr["action"][p] == "half"}
+        halves |= {seat % before.players + 1 for p in _pile(game, before, "influence_played")
+                   if attr["action"][p] == "half"}
+        return [(seat, -price)] + [(s, -(-price // len(halves))) for s in halves]
+    return []
+
+
+def _price_reductions(game: Game, after: State) -> list[tuple[int, int]]:
+    """The beads of the −1 cards, paid when the price is set (the cards still lie face
+    up: the buyer decides next)."""
+    action = game.attributes["action"]
+    paid = [(s, 1) for s in range(1, after.players + 1)
+            for p in _pile(game, after, "played", s)[-1:] if action[p] == "minus_one"]
+    return paid + [(after.current % after.players + 1, 1)
+                   for p in _pile(game, after, "influence_played") if action[p] == "minus_one"]
+
+
 def play(players: int, seed: int, mode: str) -> tuple[list[tuple[int, str]], dict]:
     game = aquarium(mode)
     state = game.new_state(players, seed)
-    return play_checked(game, state, seed, check)
+    return play_checked(game, state, seed, BeadLedger())
 
 
 @pytest.mark.parametrize("mode", ["intro", "normal", "advanced"])
@@ -76,6 +157,76 @@ def test_random_games_keep_every_invariant(players: int, mode: str) -> None:
     assert all(len(log) > 50 for log, _ in games)
     assert len({json.dumps(final, sort_keys=True) for _, final in games}) == len(games)
     assert play(players, 3, mode) == games[3], "the same seed must give the same game"
+
+
+SHOWN_TO_EVERYONE = {"price", "kept"}
+"""The game-level variables a seat's view may hold: the price of a purchase, and the
+fish kept as a pair (pieces everyone sees). Beads are per seat, each seen by its owner."""
+
+_CARD = ("(One more fish|One fewer fish|Replacement fish|Fish swap|Price increase \\+1"
+         "|Price reduction −1|Double the price ×2|Half price ½|Pass)")
+PUBLIC_LINES = [re.compile(p) for p in (
+    r"Feeding Time! Food costs [123] per size of fish\.",
+    r"The pet shop costs \d+\.",
+    r"Player \d's breeding pair earns [123]\.",
+    r"Player \d moves two fish to their breeding tank\.",
+    r"Player \d's .+ dies\.",
+    rf"Player \d plays {_CARD}\.",
+    r"Player \d revealed (more|fewer|replace|swap|\+1|-1|x2|half|pass)",
+    rf"The Influence card {_CARD} is played for Player \d\.",
+    r"Game over: The last Feeding Time! card was revealed and everyone has fed their fish\.",
+)]
+"""Every line the log may tell: each is a public event of the table (a price, a food
+cost, a breeding pair's earnings, a card played), none a count of anyone's beads."""
+
+
+def _totals(beads: list[int], seat: int) -> dict[str, int]:
+    """The bead totals a shown number could give away to `seat`: every seat's, the
+    others', and each other seat's own."""
+    totals = {"all": sum(beads), "others": sum(beads) - beads[seat - 1]}
+    totals.update({f"seat {t}": b for t, b in enumerate(beads, start=1) if t != seat})
+    return totals
+
+
+@pytest.mark.parametrize("mode", ["intro", "normal", "advanced"])
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_nothing_shown_to_a_seat_gives_away_another_seats_beads(players: int, mode: str) -> None:
+    """Issue 38 (ruling hidden-beads): a counted bank (1000 − what it paid out) told every
+    seat the total of all beads, and so, with two players, the other's. Over random
+    games, at every third decision, each seat's view holds its own beads only, and game-level
+    variables the ruleset means everyone to see only; no number it shows, with or
+    against the beads of any seat, every seat or the other seats, adds up to a constant
+    while those beads change; every log line is a public event."""
+    game = aquarium(mode)
+    for seed in range(2):
+        state = game.new_state(players, seed)
+        agents = make_agents(players, seed)
+        shown: dict[int, list[dict[str, int]]] = {s: [] for s in range(1, players + 1)}
+        totals: dict[int, list[dict[str, int]]] = {s: [] for s in range(1, players + 1)}
+        while not state.over:
+            beads = state.seat_vars["beads"]
+            for seat in range(1, players + 1) if state.decisions % 3 == 0 else ():
+                variables = view(game, state, seat)["variables"]
+                assert variables.pop("beads") == {str(seat): beads[seat - 1]}
+                assert set(variables) <= SHOWN_TO_EVERYONE, (seat, sorted(variables))
+                shown[seat].append({k: v for k, v in variables.items() if type(v) is int})
+                totals[seat].append(_totals(beads, seat))
+            seat = game.deciding_seats(state)[0]
+            decide(game, state, seat, agents[seat])
+        for seat in range(1, players + 1):
+            for name in shown[seat][0]:
+                values = [v[name] for v in shown[seat]]
+                for total in totals[seat][0]:
+                    sums = [t[total] for t in totals[seat]]
+                    if len(set(sums)) == 1:
+                        continue  # those beads never changed: nothing to give away
+                    assert len({v + t for v, t in zip(values, sums, strict=True)}) > 1, (
+                        f"{name} + the beads of {total} is constant (seat {seat})")
+                    assert len({v - t for v, t in zip(values, sums, strict=True)}) > 1, (
+                        f"{name} − the beads of {total} is constant (seat {seat})")
+        for entry in state.log_entries():
+            if entry[0] == "say":
+                assert any(p.fullmatch(entry[1]) for p in PUBLIC_LINES), entry[1]
 
 
 def test_beads_and_hands_are_hidden_from_the_other_seats() -> None:
