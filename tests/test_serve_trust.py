@@ -11,6 +11,7 @@ import json
 import os
 import re
 import socket
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -371,3 +372,19 @@ def test_a_designers_ruleset_is_compiled_once_not_on_every_request(
         os.utime(path, (stamp, stamp))
         create(client, ruleset="minimal")  # an edited file is compiled again
         assert compiled.count("minimal") == 3
+
+
+# -- 7. the serve probes run as the probe runner runs them ------------------------------------
+
+def test_the_serve_probes_run_a_real_server() -> None:
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from tests.probes.run import Limits, default_tabletop, run_probe
+    from tests.probes.serve_probes import serve_probes
+
+    probes = {p.name: p for p in serve_probes()}
+    assert len(probes) >= 15
+    result = run_probe(probes["serve/socket-url-17k"], default_tabletop(), Limits())
+    assert result.passed, result.reasons
+    assert result.category == "serve" and 0 < result.megabytes < 500

@@ -21,6 +21,7 @@ Categories:
 - ``saves``: hostile save files for ``play --load``
 - ``cli``: odd arguments, closed stdin, /dev/full, unwritable paths, odd input
 - ``rules``: run-time rule errors, each located and naming the decision
+- ``serve``: hostile requests to a running ``tabletop serve`` (``serve_probes.py``)
 
 Everything is generated deterministically (fixed seeds), so a probe's name always
 means the same input. Probes named in issue 9 carry ``issue=True``.
@@ -44,7 +45,7 @@ CLOSED = "<closed stdin>"
 """A probe's `stdin` for a process started with file descriptor 0 closed."""
 
 CATEGORIES = ("yaml", "schema", "expressions", "budgets", "templates", "saves", "cli",
-              "rules")
+              "rules", "serve")
 
 PYTHON_LEAKS = ("<class '", "<module ", "<built-in", "<function ", "<bound method",
                 "object at 0x", "PWNED", "mappingproxy(")
