@@ -29,7 +29,7 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 uvicorn = pytest.importorskip("uvicorn", reason="the serve extra is not installed")
 
-from serve_support import Running  # noqa: E402
+from serve_support import HOSTILE, Running, hostile_ruleset  # noqa: E402
 
 from interpreter.run.view import view  # noqa: E402
 
@@ -444,6 +444,76 @@ def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, browser:
         mover = page if wait_turn(page, 5000) == "mine" else other
         list_move(mover, random.Random(1))
         page.wait_for_function(f"() => Number(document.body.dataset.version) > {seen}")
+
+
+SCRIPT_CHECK = """() => ({
+    scripts: [...document.scripts].map((s) => s.getAttribute('src')),
+    images: document.querySelectorAll('img').length,
+    links: [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href'))
+        .filter((h) => h.trim().toLowerCase().startsWith('javascript')),
+    bold: document.querySelectorAll('main b, header b, #notes b, #board b').length,
+    handlers: [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes])
+        .filter((a) => a.name.startsWith('on')).length,
+})"""
+
+
+def no_markup_ran(page: Any, script: str) -> None:
+    """The page holds no element the ruleset's texts could have made, and only its own
+    script."""
+    found = page.evaluate(SCRIPT_CHECK)
+    assert found == {"scripts": [script], "images": 0, "links": [], "bold": 0,
+                     "handlers": 0}, found
+
+
+def test_a_hostile_rulesets_texts_show_literally_and_run_nothing(tmp_path: Path,
+                                                                 browser: Any) -> None:
+    """`serve --ruleset x.yaml` whose texts are scripts, images with onerror, javascript:
+    links and quotes: the start page and the table show them as the words they are, no
+    dialog ever opens, and the page has no element or handler they could have made. The
+    rulebook page runs no script either (its policy allows none)."""
+    path = hostile_ruleset(tmp_path)
+    with Running(tmp_path / "games", extra={"minimal": path}) as running:
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        dialogs: list[str] = []
+        context.on("page", lambda p: p.on("dialog", lambda d: (dialogs.append(d.message),
+                                                                d.dismiss())))
+        start = context.new_page()
+        start.goto(running.url + "/")
+        start.wait_for_function("() => document.querySelectorAll('#ruleset option').length > 0")
+        start.select_option("#ruleset", "minimal")
+        title = "Minimal " + HOSTILE[0]
+        assert start.locator("#ruleset option[value='minimal']").inner_text() == title
+        assert start.locator("#summary").inner_text() == " ".join(HOSTILE)
+        assert HOSTILE[2] in start.locator("#options label").inner_text()
+        no_markup_ran(start, "/static/index.js")
+        start.select_option("select[data-seat='2']", "human")
+        start.click("button[type=submit]")
+        start.wait_for_selector("#result:not([hidden])")
+        link = start.locator("#links a[data-seat='1']").get_attribute("href")
+        page = context.new_page()
+        page.goto(running.url + link)
+        assert wait_turn(page) == "mine"
+        assert page.locator("#title").inner_text() == title
+        assert page.title() == f"{title} — Tabletop"
+        assert page.locator("#prompt").inner_text() == "Take one " + " ".join(HOSTILE)
+        assert any(" ".join(HOSTILE) in line for line in page.locator("#log li").all_inner_texts())
+        labels = page.locator("#options button.option .label").all_inner_texts()
+        assert "take it " + " ".join(HOSTILE) in labels
+        assert f"the pile {HOSTILE[0]}: 4 pieces" in page.locator("#board").inner_text()
+        no_markup_ran(page, "/static/play.js")
+        page.screenshot(path=str(SHOTS / "tabletop-browser-hostile.png"), full_page=True)
+        before = version(page)
+        page.locator("#options button.option[data-notation='stop']").click()
+        page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+        assert "stopped " + " ".join(HOSTILE) in page.locator("#status").inner_text()
+        no_markup_ran(page, "/static/play.js")
+        rules = context.new_page()
+        rules.goto(running.url + "/rules/minimal")
+        rules.wait_for_load_state("load")
+        page.wait_for_timeout(300)  # an image's onerror would have fired by now
+        assert not [s for s in rules.evaluate("() => [...document.scripts].map(s => s.src)")
+                    if s], "the rulebook loads a script"
+        assert dialogs == []
 
 
 def test_the_analyze_report_fits_a_narrow_window(tmp_path: Path, browser: Any) -> None:

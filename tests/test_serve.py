@@ -264,8 +264,11 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_serve_help() -> None:
     done = run_cli("serve", "--help")
     assert done.returncode == 0
-    for flag in ("--host", "--port", "--data"):
+    for flag in ("--host", "--port", "--data", "--allow-origin", "--games-per-minute",
+                 "--games-in-play", "--allow-chosen-seeds"):
         assert flag in done.stdout
+    said = " ".join(done.stdout.split())
+    assert "For testing only: let a game's creator choose its seed" in said
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -274,6 +277,10 @@ def test_serve_help() -> None:
     (["--port", "http"], "Invalid value for '--port'"),
     (["--pace", "-1"], "--pace"),
     (["--ruleset", "no-such-file.yaml"], "no such ruleset file"),
+    (["--allow-origin", "evil.example"], "--allow-origin evil.example: an origin is"),
+    (["--allow-origin", "http://x.example/path"], "an origin is a scheme"),
+    (["--games-per-minute", "0"], "--games-per-minute is from 1"),
+    (["--games-in-play", "-3"], "--games-in-play is from 1"),
 ])
 def test_bad_serve_arguments_exit_1_with_a_message(args: list[str], message: str) -> None:
     done = run_cli("serve", *args)
