@@ -16,11 +16,8 @@ import json
 import random
 import re
 import shutil
-import socket
 import tempfile
-import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,9 +29,9 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 uvicorn = pytest.importorskip("uvicorn", reason="the serve extra is not installed")
 
+from serve_support import HOSTILE, Running, hostile_ruleset  # noqa: E402
+
 from interpreter.run.view import view  # noqa: E402
-from interpreter.serve.app import create_app  # noqa: E402
-from interpreter.serve.tables import Store  # noqa: E402
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome"), "/usr/bin/chromium")
@@ -48,47 +45,6 @@ BOARD_MOVES = 6
 
 
 # -- a server on a free port, and the browser ------------------------------------------
-
-class Running:
-    """A uvicorn server in a background thread, over a store in a temporary folder."""
-
-    def __init__(self, folder: Path, port: int | None = None,
-                 extra: dict[str, Path] | None = None) -> None:
-        self.store = Store(folder, extra)
-        self.store.open_folder()
-        if port is None:
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                port = s.getsockname()[1]
-        self.port = port
-        config = uvicorn.Config(create_app(self.store), host="127.0.0.1", port=self.port,
-                                log_level="warning", ws="websockets-sansio", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> Running:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
-
-    def create(self, **body: Any) -> dict[str, Any]:
-        request = urllib.request.Request(
-            f"{self.url}/api/games", data=json.dumps(body).encode(), method="POST",
-            headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return json.loads(response.read())
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
@@ -111,7 +67,7 @@ def open_page(browser: Any, server: Running, link: str) -> Any:
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.js_errors = errors
     page.goto(server.url + link)
-    page.wait_for_function("document.body.dataset.version !== undefined || "
+    page.wait_for_function("() => document.body.dataset.version !== undefined || "
                            "document.body.dataset.pass !== undefined", timeout=30000)
     return page
 
@@ -122,7 +78,7 @@ def version(page: Any) -> int:
 
 def wait_turn(page: Any, timeout: float = 60000) -> str:
     """Wait until this seat must choose or the game is over; which."""
-    page.wait_for_function("['mine', 'over'].includes(document.body.dataset.turn)",
+    page.wait_for_function("() => ['mine', 'over'].includes(document.body.dataset.turn)",
                            timeout=timeout)
     return page.evaluate("document.body.dataset.turn")
 
@@ -248,7 +204,7 @@ def test_a_whole_game_played_by_clicking(server: Running, browser: Any, name: st
     assert sum(made.values()) > 0
     if board:
         assert made["board"] >= min(BOARD_MOVES, sum(made.values())), made
-    table = server.store.tables[made_game["game"]]
+    table = server.store.live[made_game["game"]]
     assert table.state.over
     assert page.locator("#log li").count() > 0
     assert not page.js_errors, page.js_errors
@@ -320,7 +276,7 @@ def test_two_people_see_only_their_own_secrets_and_a_spectator_sees_neither(
         server: Running, browser: Any) -> None:
     made = server.create(ruleset="aquarius-rising", players=2,
                          seats={"1": "human", "2": "human"}, seed=11)
-    table = server.store.tables[made["game"]]
+    table = server.store.live[made["game"]]
     one = open_page(browser, server, made["links"]["1"])
     two = open_page(browser, server, made["links"]["2"])
     frames: list[str] = []
@@ -347,7 +303,7 @@ def test_two_people_see_only_their_own_secrets_and_a_spectator_sees_neither(
         before = version(page)
         list_move(page, rng)
         for p in (one, two, watcher):
-            p.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+            p.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
     assert checked, "no secret was there to keep"
     for frame in frames:
         data = json.loads(frame) if frame.startswith("{") else {}
@@ -365,7 +321,7 @@ def test_the_hot_seat_hides_the_board_until_the_next_player_is_ready(
     page = open_page(browser, server, made["links"]["table"])
     rng = random.Random(2)
     for _ in range(3):
-        page.wait_for_function("document.body.dataset.pass !== undefined")
+        page.wait_for_function("() => document.body.dataset.pass !== undefined")
         seat = page.evaluate("document.body.dataset.pass")
         assert page.locator("#pass").is_visible()
         assert f"Player {seat}" in page.locator("#pass-title").inner_text()
@@ -391,7 +347,7 @@ def test_the_create_form_starts_a_game_whose_links_open_it(server: Running,
                                                           browser: Any) -> None:
     page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
     page.goto(server.url + "/")
-    page.wait_for_function("document.querySelectorAll('#ruleset option').length > 0")
+    page.wait_for_function("() => document.querySelectorAll('#ruleset option').length > 0")
     page.select_option("#ruleset", "high-rise")
     page.fill("#players", "2")
     page.dispatch_event("#players", "change")
@@ -438,7 +394,7 @@ def test_the_create_form_says_how_the_ruleset_sets_a_chosen_computer_player(
     with Running(tmp_path / "games", extra={"minimal": path}) as running:
         page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
         page.goto(running.url + "/")
-        page.wait_for_function("document.querySelectorAll('#ruleset option').length > 0")
+        page.wait_for_function("() => document.querySelectorAll('#ruleset option').length > 0")
         page.select_option("#ruleset", "minimal")
         settings = page.locator("#settings")
         assert settings.is_hidden()  # seat 2 is random
@@ -477,17 +433,87 @@ def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, browser:
         page = open_page(browser, first, made["links"]["1"])
         assert page.locator("#connection").inner_text() == "connected"
         seen = version(page)
-    page.wait_for_function("document.getElementById('connection').textContent"
+    page.wait_for_function("() => document.getElementById('connection').textContent"
                            ".includes('retrying')", timeout=30000)
     page.screenshot(path=str(SHOTS / "tabletop-browser-dropped.png"))
     with Running(tmp_path, port=first.port) as second:  # the saved game is read back
-        page.wait_for_function("document.getElementById('connection').textContent"
+        page.wait_for_function("() => document.getElementById('connection').textContent"
                                " === 'connected'", timeout=30000)
         assert version(page) == seen
         other = open_page(browser, second, made["links"]["2"])
         mover = page if wait_turn(page, 5000) == "mine" else other
         list_move(mover, random.Random(1))
-        page.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
+        page.wait_for_function(f"() => Number(document.body.dataset.version) > {seen}")
+
+
+SCRIPT_CHECK = """() => ({
+    scripts: [...document.scripts].map((s) => s.getAttribute('src')),
+    images: document.querySelectorAll('img').length,
+    links: [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href'))
+        .filter((h) => h.trim().toLowerCase().startsWith('javascript')),
+    bold: document.querySelectorAll('main b, header b, #notes b, #board b').length,
+    handlers: [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes])
+        .filter((a) => a.name.startsWith('on')).length,
+})"""
+
+
+def no_markup_ran(page: Any, script: str) -> None:
+    """The page holds no element the ruleset's texts could have made, and only its own
+    script."""
+    found = page.evaluate(SCRIPT_CHECK)
+    assert found == {"scripts": [script], "images": 0, "links": [], "bold": 0,
+                     "handlers": 0}, found
+
+
+def test_a_hostile_rulesets_texts_show_literally_and_run_nothing(tmp_path: Path,
+                                                                 browser: Any) -> None:
+    """`serve --ruleset x.yaml` whose texts are scripts, images with onerror, javascript:
+    links and quotes: the start page and the table show them as the words they are, no
+    dialog ever opens, and the page has no element or handler they could have made. The
+    rulebook page runs no script either (its policy allows none)."""
+    path = hostile_ruleset(tmp_path)
+    with Running(tmp_path / "games", extra={"minimal": path}) as running:
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        dialogs: list[str] = []
+        context.on("page", lambda p: p.on("dialog", lambda d: (dialogs.append(d.message),
+                                                                d.dismiss())))
+        start = context.new_page()
+        start.goto(running.url + "/")
+        start.wait_for_function("() => document.querySelectorAll('#ruleset option').length > 0")
+        start.select_option("#ruleset", "minimal")
+        title = "Minimal " + HOSTILE[0]
+        assert start.locator("#ruleset option[value='minimal']").inner_text() == title
+        assert start.locator("#summary").inner_text() == " ".join(HOSTILE)
+        assert HOSTILE[2] in start.locator("#options label").inner_text()
+        no_markup_ran(start, "/static/index.js")
+        start.select_option("select[data-seat='2']", "human")
+        start.click("button[type=submit]")
+        start.wait_for_selector("#result:not([hidden])")
+        link = start.locator("#links a[data-seat='1']").get_attribute("href")
+        page = context.new_page()
+        page.goto(running.url + link)
+        assert wait_turn(page) == "mine"
+        assert page.locator("#title").inner_text() == title
+        assert page.title() == f"{title} — Tabletop"
+        assert page.locator("#prompt").inner_text() == "Take one " + " ".join(HOSTILE)
+        assert any(" ".join(HOSTILE) in line for line in page.locator("#log li").all_inner_texts())
+        labels = page.locator("#options button.option .label").all_inner_texts()
+        assert "take it " + " ".join(HOSTILE) in labels
+        assert f"the pile {HOSTILE[0]}: 4 pieces" in page.locator("#board").inner_text()
+        no_markup_ran(page, "/static/play.js")
+        page.screenshot(path=str(SHOTS / "tabletop-browser-hostile.png"), full_page=True)
+        before = version(page)
+        page.locator("#options button.option[data-notation='stop']").click()
+        page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+        assert "stopped " + " ".join(HOSTILE) in page.locator("#status").inner_text()
+        no_markup_ran(page, "/static/play.js")
+        rules = context.new_page()
+        rules.goto(running.url + "/rules/minimal")
+        rules.wait_for_load_state("load")
+        page.wait_for_timeout(300)  # an image's onerror would have fired by now
+        assert not [s for s in rules.evaluate("() => [...document.scripts].map(s => s.src)")
+                    if s], "the rulebook loads a script"
+        assert dialogs == []
 
 
 def test_the_analyze_report_fits_a_narrow_window(tmp_path: Path, browser: Any) -> None:

@@ -15,6 +15,7 @@ import pytest
 from console import console_script
 from serve_support import create, receive, send, serving, socket_url, until
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from interpreter.api import load
 from interpreter.errors import UsageError
@@ -46,7 +47,7 @@ def play_out(wss: dict[int, object], first: dict[int, dict], rnd: random.Random,
 
 
 def test_a_full_game_of_high_rise_by_notations(tmp_path: Path) -> None:
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         made = create(client, ruleset="high-rise", seats={"1": "human", "2": "human"},
                       seed=7)
         assert set(made["links"]) == {"1", "2"} and made["hotseat"] is False
@@ -163,7 +164,7 @@ def test_a_request_that_is_not_json_is_refused(tmp_path: Path) -> None:
 
 
 def test_hot_seat_passes_the_device_between_seats(tmp_path: Path) -> None:
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         made = create(client, ruleset="high-rise", seats={"1": "human", "2": "human"},
                       hotseat=True, seed=3)
         assert set(made["links"]) == {"table"}
@@ -192,7 +193,7 @@ def test_hot_seat_passes_the_device_between_seats(tmp_path: Path) -> None:
 
 
 def test_a_spectator_sees_the_public_view_and_cannot_choose(tmp_path: Path) -> None:
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         made = create(client, ruleset="high-rise", seed=3)
         with client.websocket_connect(socket_url(made, "spectator")) as ws:
             message = receive(ws)
@@ -205,7 +206,7 @@ def test_a_spectator_sees_the_public_view_and_cannot_choose(tmp_path: Path) -> N
 
 
 def test_games_survive_a_restart(tmp_path: Path) -> None:
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         made = create(client, ruleset="high-rise", seats={"1": "human", "2": "human"},
                       seed=11)
         with client.websocket_connect(socket_url(made, "1")) as one, \
@@ -227,7 +228,8 @@ def test_games_survive_a_restart(tmp_path: Path) -> None:
 
 
 def test_computer_seats_carry_on_after_a_restart(tmp_path: Path) -> None:
-    with serving(tmp_path, pace=60) as client:  # the computers wait: the server stops first
+    # the computers wait: the server stops first
+    with serving(tmp_path, pace=60, chosen_seeds=True) as client:
         made = create(client, ruleset="caldera", seats={"1": "random", "2": "random"},
                       seed=2)
         assert made["links"] == {}
@@ -262,8 +264,11 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_serve_help() -> None:
     done = run_cli("serve", "--help")
     assert done.returncode == 0
-    for flag in ("--host", "--port", "--data"):
+    for flag in ("--host", "--port", "--data", "--allow-origin", "--games-per-minute",
+                 "--games-in-play", "--allow-chosen-seeds"):
         assert flag in done.stdout
+    said = " ".join(done.stdout.split())
+    assert "For testing only: let a game's creator choose its seed" in said
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -272,6 +277,10 @@ def test_serve_help() -> None:
     (["--port", "http"], "Invalid value for '--port'"),
     (["--pace", "-1"], "--pace"),
     (["--ruleset", "no-such-file.yaml"], "no such ruleset file"),
+    (["--allow-origin", "evil.example"], "--allow-origin evil.example: an origin is"),
+    (["--allow-origin", "http://x.example/path"], "an origin is a scheme"),
+    (["--games-per-minute", "0"], "--games-per-minute is from 1"),
+    (["--games-in-play", "-3"], "--games-in-play is from 1"),
 ])
 def test_bad_serve_arguments_exit_1_with_a_message(args: list[str], message: str) -> None:
     done = run_cli("serve", *args)
@@ -295,7 +304,7 @@ def test_a_ruleset_file_of_a_bundled_game_takes_its_place_with_a_warning(
 
 
 def test_the_save_is_the_play_commands_format(tmp_path: Path) -> None:
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         made = create(client, ruleset="high-rise", seed=5)
     data = json.loads((tmp_path / f"{made['game']}.json").read_text())
     assert data["format"] == "tabletop-save" and data["table"]["id"] == made["game"]
@@ -359,7 +368,13 @@ def test_a_designers_file_can_be_offered_and_played(tmp_path: Path) -> None:
         assert client.get("/rules/minimal").status_code == 200
         refused = client.post("/api/games", json={"ruleset": str(path)})
         assert refused.status_code == 400 and "unknown game" in refused.json()["error"]
-    store = Store(tmp_path)
-    store.open_folder()
-    assert made["game"] not in store.tables
-    assert "unknown game 'minimal'" in store.skipped[f"{made['game']}.json"]
+    with serving(tmp_path) as client:  # the file is not offered now: its game waits
+        page = client.get(made["links"]["1"])
+        assert page.status_code == 404 and "cannot be resumed" in page.text
+        with client.websocket_connect(socket_url(made, "1")) as ws, \
+                pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 4404 and "cannot be resumed" in closed.value.reason
+        skipped = client.app.state.server.store.skipped
+        assert "unknown game 'minimal'" in skipped[f"{made['game']}.json"]
+    assert (tmp_path / f"{made['game']}.json").is_file()  # kept for when it is offered

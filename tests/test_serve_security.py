@@ -32,7 +32,7 @@ def refused(client: TestClient, url: str) -> WebSocketDisconnect:
 
 
 def test_a_wrong_token_is_refused(tmp_path: Path) -> None:
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         made = two_people(client)
         other = two_people(client)
         game = made["game"]
@@ -85,7 +85,7 @@ BAD_MESSAGES = [
 
 
 def test_malformed_and_forged_messages_change_nothing(tmp_path: Path) -> None:
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         made = two_people(client)
         seat, first = seat_with_options(client, made)
         other = "2" if seat == "1" else "1"
@@ -115,7 +115,7 @@ def test_malformed_and_forged_messages_change_nothing(tmp_path: Path) -> None:
 
 
 def test_a_stale_version_is_refused(tmp_path: Path) -> None:
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         made = two_people(client)
         seat, first = seat_with_options(client, made)
         with client.websocket_connect(socket_url(made, seat)) as ws:
@@ -127,7 +127,7 @@ def test_a_stale_version_is_refused(tmp_path: Path) -> None:
 
 
 def test_two_choices_racing_make_exactly_one_decision(tmp_path: Path) -> None:
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         made = two_people(client)
         seat, _ = seat_with_options(client, made)
         url = socket_url(made, seat)
@@ -205,7 +205,7 @@ def test_bottoms_up_seat_1_and_spectators_are_sent_the_same_bytes(tmp_path: Path
                   and secret_colours(s)[1] != mine[1])
     seats = ["1", "2", "3", "4", "spectator"]
     everyone = {"1": "human", "2": "human", "3": "human", "4": "human"}
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         a = create(client, ruleset="bottoms-up", players=4, seats=everyone, seed=first)
         b = create(client, ruleset="bottoms-up", players=4, seats=everyone, seed=second)
         moves, sent_a = record_game(client, a, seats, ["1", "spectator", "2"], None, 40,
@@ -239,7 +239,7 @@ def test_high_rise_hidden_dice_change_no_byte_until_the_end(tmp_path: Path) -> N
     second = next(s for s in range(2, 500) if public(game.new_state(2, s)) == public(first)
                   and game.new_state(2, s).sites != first.sites)
     seats = ["1", "2", "spectator"]
-    with serving(tmp_path) as client:
+    with serving(tmp_path, chosen_seeds=True) as client:
         a = two_people(client, seed=1)
         b = two_people(client, seed=second)
         moves, sent_a = record_game(client, a, seats, seats, None, 50, random.Random(2))

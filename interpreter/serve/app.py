@@ -6,13 +6,15 @@ view only (`interpreter.run.view.view`, the one function that redacts), so a soc
 never carries what its seat may not see. Decisions on a game are made one at a time
 (a lock per game) and checked against the version the client saw; computer seats think
 in a worker thread so the server keeps answering meanwhile. See `protocol` for the
-messages.
+messages, `guard` for the headers, origins and limits, and `tables` for which games are
+kept in memory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -35,7 +37,6 @@ from interpreter.agents import (
     ruleset_settings_note,
     sees_hidden,
 )
-from interpreter.compile.game import compile_game
 from interpreter.docs.diagrams import position_svg
 from interpreter.errors import IllegalMove, TabletopError, did_you_mean
 from interpreter.load.catalog import shorten
@@ -44,22 +45,52 @@ from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
 from interpreter.run.view import SPECTATOR, hides_anything, view
 from interpreter.serve import protocol
+from interpreter.serve.guard import CreateLimiter, SecurityHeaders, origin_allowed
 from interpreter.serve.protocol import Choose, ProtocolError, Ready, Resync
-from interpreter.serve.tables import HUMAN, Store, Table
+from interpreter.serve.tables import HUMAN, SEED_CHOSEN_NOTE, Store, Table
 from interpreter.view.involvement import involvement, places_of
 
 log = logging.getLogger("tabletop.serve")
 
 STATIC = Path(__file__).resolve().parent / "static"
-SECURITY_HEADERS = {
-    "Referrer-Policy": "no-referrer",  # a page's URL holds its seat's token
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Cache-Control": "no-store",
-}
 STALE = "the position changed; choose again"
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_POLICY = 1008
+NO_SUCH_GAME = "there is no such game on this server"
+CANNOT_RESUME = "this game cannot be resumed on this server (its log says why)"
+FOREIGN_ORIGIN = ("this server does not take requests from pages of another site (start "
+                  "it with --allow-origin to name one it should)")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a server treats its clients (the command's flags)."""
+
+    pace: float = 0.0
+    """Seconds a computer player waits before it moves, so people can follow."""
+    chosen_seeds: bool = False
+    """A game's creator may choose its seed (for testing: whoever knows the seed can
+    work out every secret, so each such game's notes say it was chosen)."""
+    origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open sockets and create games."""
+    games_per_minute: int = 30
+    """Games one client address may create in any minute."""
+    games_in_play: int = 200
+    """Games being played at once (someone connected, or a computer thinking) beyond
+    which no new game is started."""
+    warm: bool = False
+    """Compile the games on offer in the background once listening, so the first page
+    load does not wait for them (the command does; tests need not)."""
+
+
+class JSON(JSONResponse):
+    """A JSON response whose text holds no markup: <, > and & are written as \\u
+    escapes (the same data once parsed), so a ruleset's text never reaches any reader
+    as a tag."""
+
+    def render(self, content: Any) -> bytes:
+        return protocol.dumps(content).encode("utf-8")
 
 
 @dataclass(eq=False)
@@ -80,19 +111,77 @@ class Client:
 class Server:
     """The tables, who is connected to each, and the computer players at work."""
 
-    def __init__(self, store: Store, pace: float = 0.0) -> None:
+    def __init__(self, store: Store, policy: Policy | None = None) -> None:
         self.store = store
-        self.pace = pace
-        """Seconds a computer player waits before it moves, so people can follow."""
+        self.policy = policy or Policy()
+        self.pace = self.policy.pace
         self.clients: dict[str, set[Client]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.runners: dict[str, asyncio.Task[None]] = {}
-        self.rulebooks: dict[str, str] = {}
+        self.opening: dict[str, asyncio.Lock] = {}
+        self.rulebooks: dict[str, tuple[str, str]] = {}
+        """Each game's rulebook page, with the hash of the files it was made from."""
         self.offered: dict[str, tuple[str, dict[str, Any]]] = {}
         """The new-game form's entry of each game, by the hash of its files."""
+        self.limiter = CreateLimiter(self.policy.games_per_minute)
 
     def lock(self, table: Table) -> asyncio.Lock:
         return self.locks.setdefault(table.id, asyncio.Lock())
+
+    # -- which tables are in memory -------------------------------------------------------------
+    async def table(self, table_id: str) -> Table | None:
+        """The game with this id, read back from its file when it is not in memory (None:
+        no such game, or its save cannot be resumed; the log says why)."""
+        table = self.store.touch(table_id)
+        if table is not None or not self.store.known(table_id):
+            return table
+        opening = self.opening.setdefault(table_id, asyncio.Lock())
+        try:
+            async with opening:  # two clients opening one game: it is read once
+                table = self.store.touch(table_id)
+                if table is None:
+                    table = await asyncio.to_thread(self.store.read, table_id)
+                    self.store.install(table)
+                    self.start_computers(table)
+        except TabletopError as exc:
+            self.store.skipped[f"{table_id}.json"] = str(exc)
+            log.warning("game %s cannot be resumed: %s", table_id, exc)
+            return None
+        finally:
+            if not opening.locked():
+                self.opening.pop(table_id, None)
+        self.tidy()
+        return table
+
+    def busy(self, table_id: str) -> bool:
+        """Someone is playing it: a client connected, a computer thinking, a decision
+        being made (it must stay in memory)."""
+        runner = self.runners.get(table_id)
+        lock = self.locks.get(table_id)
+        return (bool(self.clients.get(table_id)) or (runner is not None and not runner.done())
+                or (lock is not None and lock.locked()) or table_id in self.opening)
+
+    def in_play(self) -> int:
+        return sum(self.busy(table_id) for table_id in self.store.live)
+
+    def tidy(self) -> None:
+        """Put away the tables nobody plays beyond the most recent few (their files
+        keep them), with what the server kept for each."""
+        for table_id in self.store.put_away(self.busy):
+            self.locks.pop(table_id, None)
+            self.runners.pop(table_id, None)
+            self.clients.pop(table_id, None)
+
+    def notes(self, table: Table) -> list[str]:
+        """What every player is told about the game: a chosen seed, a computer player
+        that sees what the game hides, the ruleset's own settings for its players."""
+        out = [SEED_CHOSEN_NOTE] if table.seed_chosen else []
+        if hides_anything(table.game) and any(map(sees_hidden, table.seats.values())):
+            out.append(SEES_HIDDEN_NOTE)  # it starts with the player's name, mcts, as typed
+        settings_note = ruleset_settings_note(table.game, table.seats.values())
+        if settings_note is not None:
+            out.append(settings_note)
+        return out
 
     # -- what a client is sent ---------------------------------------------------------
     def state_message(self, table: Table, seat: int | None, choosing: bool) -> dict[str, Any]:
@@ -122,6 +211,7 @@ class Server:
             "winners": list(seen["winners"] or []),
             "hotseat": table.hotseat,
             "stopped": table.failure,
+            "notes": self.notes(table),
         }
 
     def message_for(self, client: Client, cache: dict[tuple, str]) -> str:
@@ -259,8 +349,9 @@ class Server:
         running = self.runners.get(table.id)
         if running is not None and not running.done():
             return
-        self.runners[table.id] = asyncio.get_running_loop().create_task(
-            self._computers(table))
+        task = asyncio.get_running_loop().create_task(self._computers(table))
+        self.runners[table.id] = task
+        task.add_done_callback(lambda _: self.tidy())
 
     async def _computers(self, table: Table) -> None:
         while (seat := table.computer_to_move()) is not None:
@@ -284,18 +375,24 @@ class Server:
             await self.push(table)
 
     async def stop(self) -> None:
-        for task in self.runners.values():
+        running = list(self.runners.values())
+        for task in running:
             task.cancel()
-        for task in self.runners.values():
+        for task in running:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
     # -- sockets --------------------------------------------------------------------------
     async def socket(self, websocket: WebSocket) -> None:
+        if not origin_allowed(websocket.headers, websocket.url.scheme, self.policy.origins):
+            await websocket.close(CLOSE_POLICY)  # before accepting: the handshake gets 403
+            return
         await websocket.accept()
-        table = self.store.tables.get(websocket.path_params["id"])
+        table_id = websocket.path_params["id"]
+        known = self.store.known(table_id)
+        table = await self.table(table_id)
         if table is None:
-            await websocket.close(CLOSE_NOT_FOUND, "there is no such game on this server")
+            await websocket.close(CLOSE_NOT_FOUND, CANNOT_RESUME if known else NO_SUCH_GAME)
             return
         role = table.role(websocket.query_params.get("token", ""))
         if role is None:
@@ -321,6 +418,9 @@ class Server:
             await self.push(table)
         finally:
             self.clients.get(table.id, set()).discard(client)
+            if not self.clients.get(table.id):
+                self.clients.pop(table.id, None)
+            self.tidy()
 
     async def handle(self, client: Client, text: str | bytes) -> None:
         try:
@@ -388,15 +488,19 @@ def log_lines(table: Table, entries: list[dict[str, Any]]) -> list[str]:
 
 # -- HTTP ----------------------------------------------------------------------------------
 def _json_error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers=SECURITY_HEADERS)
+    return JSON({"error": message}, status_code=status)
+
+
+def _html(text: str, status: int) -> HTMLResponse:
+    return HTMLResponse(f"<!doctype html><title>Tabletop</title><p>{html.escape(text)}</p>",
+                        status_code=status)
 
 
 def _page(name: str) -> Response:
     path = STATIC / name
     if not path.is_file():
-        return HTMLResponse(f"<p>This tabletop has no {name} page installed.</p>",
-                            status_code=500, headers=SECURITY_HEADERS)
-    return FileResponse(path, headers=SECURITY_HEADERS)
+        return _html(f"This tabletop has no {name} page installed.", 500)
+    return FileResponse(path)
 
 
 def rulesets_entries(store: Store, known: dict[str, tuple[str, dict[str, Any]]] | None = None
@@ -404,7 +508,7 @@ def rulesets_entries(store: Store, known: dict[str, tuple[str, dict[str, Any]]] 
     """The games on offer, with what the create form needs; one that does not load is
     left out (the server's log says why). `known` keeps each game's entry by the hash of
     its files, so a page load compiles only the rulesets that changed (all of them take
-    about half a second)."""
+    about half a second); the compiled game is the store's, shared with the tables."""
     known = {} if known is None else known
     out = []
     for name in store.names():
@@ -413,7 +517,7 @@ def rulesets_entries(store: Store, known: dict[str, tuple[str, dict[str, Any]]] 
             digest = loaded.content_hash
             hit = known.get(name)
             if hit is None or hit[0] != digest:
-                hit = known[name] = (digest, _entry(name, loaded, compile_game(loaded, {})))
+                hit = known[name] = (digest, _entry(name, loaded, store.game(loaded, {})))
         except TabletopError as exc:
             log.warning("%s is not offered: %s", name, str(exc).splitlines()[0])
             continue
@@ -455,67 +559,72 @@ def _option(o: Any) -> dict[str, Any]:
     return out
 
 
-def rulebook_html(store: Store, name: str) -> str:
-    """A game's rulebook as one printable page (a variant's: its differences)."""
+def rulebook_html(store: Store, name: str) -> tuple[str, str]:
+    """A game's rulebook as one printable page (a variant's: its differences), with the
+    hash of the files it was made from."""
     from interpreter.docs.build import environment, print_html, print_variant_html
     from interpreter.docs.rulebook import build_rulebook
     from interpreter.docs.variant_page import build_variant_page
 
     loaded = store.load_ruleset(name)
     if loaded.variant is None:
-        return print_html(environment(), build_rulebook(loaded))
-    return print_variant_html(environment(), build_variant_page(loaded))
+        return print_html(environment(), build_rulebook(loaded)), loaded.content_hash
+    return print_variant_html(environment(), build_variant_page(loaded)), loaded.content_hash
 
 
-def create_app(store: Store, pace: float = 0.0,
+def create_app(store: Store, policy: Policy | None = None,
                allowed_hosts: list[str] | None = None) -> Starlette:
     """The application over `store` (already opened); `allowed_hosts` refuses requests
     for other host names (against DNS rebinding when the server listens on loopback)."""
-    server = Server(store, pace)
+    server = Server(store, policy)
+    policy = server.policy
 
     async def index(request: Request) -> Response:
         return _page("index.html")
 
     async def play(request: Request) -> Response:
-        table = store.tables.get(request.path_params["id"])
+        table_id = request.path_params["id"]
+        known = store.known(table_id)
+        table = await server.table(table_id)
         if table is None:
-            return HTMLResponse("<p>There is no such game on this server.</p>",
-                                status_code=404, headers=SECURITY_HEADERS)
+            return _html(f"{CANNOT_RESUME if known else NO_SUCH_GAME}.".capitalize(), 404)
         if table.role(request.query_params.get("token", "")) is None:
-            return HTMLResponse("<p>This link's token does not open this game; ask for "
-                                "the link again.</p>", status_code=403,
-                                headers=SECURITY_HEADERS)
+            return _html("This link's token does not open this game; ask for the link "
+                         "again.", 403)
         return _page("play.html")
 
     async def rulesets(request: Request) -> Response:
         entries = await asyncio.to_thread(rulesets_entries, store, server.offered)
-        return JSONResponse(entries, headers=SECURITY_HEADERS)
+        return JSON(entries)
 
     async def agents(request: Request) -> Response:
-        return JSONResponse([_agent(name, cls) for name, cls in AGENTS.items()],
-                            headers=SECURITY_HEADERS)
+        return JSON([_agent(name, cls) for name, cls in AGENTS.items()])
+
+    async def settings(request: Request) -> Response:
+        return JSON({"chosen_seeds": policy.chosen_seeds,
+                     "games_per_minute": policy.games_per_minute})
 
     async def rules(request: Request) -> Response:
         name = request.path_params["name"].removesuffix(".html")
         if name not in store.names():
-            return HTMLResponse("<p>There is no such game on this server.</p>",
-                                status_code=404, headers=SECURITY_HEADERS)
-        page = server.rulebooks.get(name)
-        if page is None:
-            try:
-                page = await asyncio.to_thread(rulebook_html, store, name)
-            except TabletopError as exc:
-                return HTMLResponse(f"<p>The rulebook cannot be made: "
-                                    f"{_escape(str(exc).splitlines()[0])}</p>",
-                                    status_code=500, headers=SECURITY_HEADERS)
-            server.rulebooks[name] = page
-        return HTMLResponse(page, headers=SECURITY_HEADERS)
+            return _html("There is no such game on this server.", 404)
+        try:
+            digest = (await asyncio.to_thread(store.load_ruleset, name)).content_hash
+            page = server.rulebooks.get(name)
+            if page is None or page[1] != digest:
+                page = server.rulebooks[name] = await asyncio.to_thread(
+                    rulebook_html, store, name)
+        except TabletopError as exc:
+            return _html(f"The rulebook cannot be made: {str(exc).splitlines()[0]}", 500)
+        return HTMLResponse(page[0])
 
     async def create(request: Request) -> Response:
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
             # also keeps other web sites out: their pages cannot send JSON here
             return _json_error("send the game as JSON (Content-Type: application/json)", 415)
+        if not origin_allowed(request.headers, request.url.scheme, policy.origins):
+            return _json_error(FOREIGN_ORIGIN, 403)
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
@@ -524,34 +633,39 @@ def create_app(store: Store, pace: float = 0.0,
                                    413)
         try:
             wanted = protocol.parse_create(bytes(body))
-            table = await asyncio.to_thread(store.create, wanted)
         except ProtocolError as exc:
             return _json_error(str(exc), 400)
+        if wanted.seed is not None and not policy.chosen_seeds:
+            return _json_error("this server does not let a game's creator choose its seed "
+                               "(whoever knows the seed can work out every secret of the "
+                               "game); leave 'seed' out, and a secret one is drawn", 403)
+        refusal = _too_many(server, request)
+        if refusal is not None:
+            return _json_error(refusal, 429)
+        try:
+            table = await asyncio.to_thread(store.make, wanted)
         except TabletopError as exc:
             return _json_error(str(exc).splitlines()[0], 400)
+        store.install(table)
+        server.start_computers(table)
+        server.tidy()
         links = ({"table": f"/play/{table.id}?token={table.tokens[0]}"} if table.hotseat
                  else {str(s): f"/play/{table.id}?token={t}"
                        for s, t in sorted(table.tokens.items())})
-        server.start_computers(table)
-        notes = ([SEES_HIDDEN_NOTE]  # it starts with the player's name, mcts, as typed
-                 if hides_anything(table.game) and any(map(sees_hidden, table.seats.values()))
-                 else [])
-        settings_note = ruleset_settings_note(table.game, table.seats.values())
-        if settings_note is not None:
-            notes.append(settings_note)
-        return JSONResponse({"game": table.id, "links": links,
-                             "spectator": f"/play/{table.id}?token={table.spectator}",
-                             "hotseat": table.hotseat, "notes": notes}, status_code=201,
-                            headers=SECURITY_HEADERS)
+        return JSON({"game": table.id, "links": links,
+                     "spectator": f"/play/{table.id}?token={table.spectator}",
+                     "hotseat": table.hotseat, "notes": server.notes(table)}, status_code=201)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        for table in list(store.tables.values()):
-            server.start_computers(table)
+        warming = (asyncio.get_running_loop().run_in_executor(
+            None, rulesets_entries, store, server.offered) if policy.warm else None)
         yield
         await server.stop()
+        if warming is not None:
+            warming.cancel()
 
-    middleware = []
+    middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
     app = Starlette(routes=[
@@ -560,6 +674,7 @@ def create_app(store: Store, pace: float = 0.0,
         Route("/rules/{name}", rules),
         Route("/api/rulesets", rulesets),
         Route("/api/agents", agents),
+        Route("/api/server", settings),
         Route("/api/games", create, methods=["POST"]),
         WebSocketRoute("/ws/{id}", server.socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
@@ -568,7 +683,14 @@ def create_app(store: Store, pace: float = 0.0,
     return app
 
 
-def _escape(text: str) -> str:
-    import html
-
-    return html.escape(text)
+def _too_many(server: Server, request: Request) -> str | None:
+    """Why this client may not start a game now (None: it may)."""
+    full = server.store.full()
+    if full is not None:
+        return full
+    limit = server.policy.games_in_play
+    if server.in_play() >= limit:
+        return (f"this server has {limit} games in play, its most at once; try again when "
+                "one has ended")
+    address = request.client.host if request.client else "unknown"
+    return server.limiter.refusal(address)

@@ -40,6 +40,16 @@ def _check_address(host: str, port: int) -> None:
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
+def _check_origins(origins: tuple[str, ...]) -> None:
+    from interpreter.serve.guard import origin_key
+
+    for origin in origins:
+        if origin_key(origin) is None:
+            raise UsageError(f"--allow-origin {origin}: an origin is a scheme, a host and "
+                             "maybe a port, e.g. https://games.example.org or "
+                             "http://192.168.1.5:8000")
+
+
 def _offered_files(paths: list[Path]) -> dict[str, Path]:
     """The ruleset files to offer, by game name: each checked now (its errors stop the
     server before it starts). Two files of one game are refused; a file of a bundled
@@ -80,6 +90,25 @@ def serve(
     pace: Annotated[float, typer.Option(
         "--pace", metavar="SECONDS", help="How long a computer player waits before it "
         "moves, so people can follow the game.")] = 0.5,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        "--allow-origin", metavar="ORIGIN", help="Also let pages of this site open games "
+        "and start them, e.g. https://games.example.org (repeatable): for a server "
+        "reached through another address than the one it listens on, such as a proxy "
+        "that adds HTTPS. Pages of the server's own address always may; other sites' "
+        "never.", show_default=False)] = None,
+    games_per_minute: Annotated[int, typer.Option(
+        "--games-per-minute", metavar="N", help="How many games one client address may "
+        "start in any minute (more get 'too many new games').")] = 30,
+    games_in_play: Annotated[int, typer.Option(
+        "--games-in-play", metavar="N", help="How many games may be played at once "
+        "(someone connected, or a computer thinking); past it no new game starts. Games "
+        "nobody plays wait in their files and cost no memory.")] = 200,
+    allow_chosen_seeds: Annotated[bool, typer.Option(
+        "--allow-chosen-seeds", help="For testing only: let a game's creator choose its "
+        "seed (\"seed\" in POST /api/games, the form's Seed box). Whoever knows a game's "
+        "seed can work out everything it hides (tabletop run --seed S), so every player "
+        "of such a game is told its seed was chosen. Without it, a chosen seed is "
+        "refused and each game draws a secret one.")] = False,
 ) -> None:
     """Play in the browser: a local web server for games against friends and computers.
 
@@ -94,12 +123,19 @@ def serve(
         raise UsageError("--host names the address to listen on (e.g. 127.0.0.1)")
     if not 0 <= pace <= 60:
         raise UsageError(f"--pace is from 0 to 60 seconds, not {pace:g}")
+    if not 1 <= games_per_minute <= 100_000:
+        raise UsageError(f"--games-per-minute is from 1 to 100000, not {games_per_minute}")
+    if not 1 <= games_in_play <= 100_000:
+        raise UsageError(f"--games-in-play is from 1 to 100000, not {games_in_play}")
+    origins = tuple(allow_origin or ())
+    _check_origins(origins)
     _check_address(host, port)
     try:
         import uvicorn
 
-        from interpreter.serve.app import create_app
+        from interpreter.serve.app import Policy, create_app
         from interpreter.serve.tables import Store, default_data_dir
+        from interpreter.serve.wsprotocol import uvicorn_config
     except ImportError as exc:
         raise UsageError(f"the browser table needs the 'serve' extra ({exc.name} is "
                          "missing): pip install 'tabletop[serve]'") from None
@@ -107,7 +143,7 @@ def serve(
     store = Store(data if data is not None else default_data_dir(), extra)
     store.open_folder()
     for name, problem in store.skipped.items():
-        typer.echo(f"warning: {name} was not resumed: {problem}", err=True)
+        typer.echo(f"warning: {name} is left alone: {problem}", err=True)
     allowed = None
     if is_loopback(host):
         allowed = [*LOOPBACK_NAMES, "[::1]"]
@@ -115,14 +151,19 @@ def serve(
         typer.echo(f"warning: listening on {host}: anyone who can reach this computer can "
                    "open the page and start games (each seat still needs its link)",
                    err=True)
-    app = create_app(store, pace=pace, allowed_hosts=allowed)
+    if allow_chosen_seeds:
+        typer.echo("warning: --allow-chosen-seeds: a game's creator may choose its seed, and "
+                   "so know its secrets (for testing; each such game's players are told)",
+                   err=True)
+    policy = Policy(pace=pace, chosen_seeds=allow_chosen_seeds, origins=origins,
+                    games_per_minute=games_per_minute, games_in_play=games_in_play,
+                    warm=True)
+    app = create_app(store, policy, allowed_hosts=allowed)
     shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"Tabletop is serving {len(store.tables)} saved game(s) from {store.folder}")
+    typer.echo(f"Tabletop is serving {len(store.saved)} saved game(s) from {store.folder}")
     typer.echo(f"Open http://{shown}:{port}/ in a browser (Ctrl-C stops the server).")
     logging.getLogger("tabletop.serve").setLevel(logging.INFO)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            ws="websockets-sansio", lifespan="on")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app, host, port))
     try:
         server.run()
     except SystemExit:  # uvicorn's way of saying it could not start (its log says why)

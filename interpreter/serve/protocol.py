@@ -3,36 +3,48 @@ every message from a client passes before anything acts on it.
 
 HTTP
   ``POST /api/games`` ``{"ruleset": NAME, "options": {K: V}, "players": N,
-  "seats": {"1": "human", "2": "mcts:playouts=200"}, "hotseat": false, "seed": S}``
+  "seats": {"1": "human", "2": "mcts:playouts=200"}, "hotseat": false}``
   (everything but ``ruleset`` may be left out: the least players, the default options,
   seat 1 a person and the others ``random``, a fresh secret seed) → 201 ``{"game": ID,
   "links": {"1": "/play/ID?token=T1", ...}, "spectator": "/play/ID?token=T0",
-  "hotseat": bool}``. ``links`` has one entry per human seat; a hot-seat game has one
-  link for the whole table instead, under the key ``"table"``. A bad request → 400
-  ``{"error": MESSAGE}``.
+  "hotseat": bool, "notes": [text]}``. ``links`` has one entry per human seat; a
+  hot-seat game has one link for the whole table instead, under the key ``"table"``.
+  ``notes`` are what every player of the game is told about it (also in each state). A
+  bad request → 400 ``{"error": MESSAGE}``. ``"seed": S`` is refused (403) unless the
+  server was started with ``--allow-chosen-seeds`` (for testing; the game's notes then
+  say so). One client address starting too many games a minute, or a server with too
+  many games in play → 429, saying which.
   ``GET /api/rulesets`` → the games on offer: ``[{"name", "title", "seats": {"min",
   "max"}, "summary", "options": [{"id", "label", "type", "default", "description",
   "choices"?, "min"?, "max"?}], "hidden", "computer_players": {NAME: SETTINGS},
   "extends"?}]`` (``computer_players``: the ruleset's settings for a player, as after
   ``NAME:``). ``GET /api/agents`` → the computer
   players: ``[{"name", "settings": {KEY: {"default", "help"}}}]`` (a seat is written
-  ``name`` or ``name:key=value,...``). ``GET /rules/NAME`` → the rulebook as one
+  ``name`` or ``name:key=value,...``). ``GET /api/server`` → ``{"chosen_seeds": bool,
+  "games_per_minute": n}``. ``GET /rules/NAME`` → the rulebook as one
   printable page. A request for another host name than the server's own (when it
-  listens on loopback) → 400; a POST that is not ``application/json`` → 415.
+  listens on loopback) → 400; a POST that is not ``application/json`` → 415, one whose
+  ``Origin`` is another site's → 403. Every response carries a Content-Security-Policy
+  (scripts only from the server's files) and ``X-Content-Type-Options: nosniff``; JSON
+  is written with <, > and & as \\u escapes.
   ``GET /play/ID?token=T`` → the play page (403 for a token that is not the game's).
 
-WebSocket ``/ws/ID?token=T``. A wrong token or game: the socket is accepted, then
-closed with code 4403 (4404 for no such game) and a reason saying so.
+WebSocket ``/ws/ID?token=T``. A handshake with another site's ``Origin`` is refused
+(403) before it is accepted; one without ``Origin`` (not a browser) is taken, as it
+still needs a seat's token. A wrong token or game: the socket is accepted, then closed
+with code 4403 (4404 for no such game, or one whose save cannot be resumed) and a
+reason saying so. A handshake whose URL is too long → 414.
 
 Server → client:
   ``{"type": "state", "version": n, "seat": s | null, "title", "svg", "view", "log":
   [text lines], "deciding": [seats], "prompt": text | null, "options": [{"index",
   "notation", "label", "kind"}], "over", "winners": [seats], "hotseat", "stopped":
-  text | null}``: the position as ``seat`` may see it (null: a spectator, the public
-  view). ``svg`` marks places and visible pieces as click targets. ``options`` is
-  empty unless this seat must decide now; each also carries ``"involves": [{"place",
-  "piece"?}]`` and ``"places": [names]`` (what the option points at, for board clicks:
-  `interpreter.view.involvement`, a piece only when this seat may see it). ``version`` counts the
+  text | null, "notes": [text]}``: the position as ``seat`` may see it (null: a
+  spectator, the public view). ``svg`` marks places and visible pieces as click
+  targets. ``options`` is empty unless this seat must decide now; each also carries
+  ``"involves": [{"place", "piece"?}]`` and ``"places": [names]`` (what the option
+  points at, for board clicks: `interpreter.view.involvement`, a piece only when this
+  seat may see it). ``version`` counts the
   decisions made so far. ``stopped`` says why the game cannot go on (the rules went
   wrong), else null. A hot-seat device shows the seat that confirmed it holds it while
   computers think, and the public view once the game is over.
@@ -208,10 +220,14 @@ def parse_create(body: bytes) -> CreateRequest:
     return CreateRequest(ruleset.strip(), dict(options), players, dict(seats), hotseat, seed)
 
 
-def dumps(message: dict[str, Any]) -> str:
+_MARKUP = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def dumps(message: Any) -> str:
     """A message as sent: compact JSON, keys in a fixed order (the same position gives
-    the same bytes)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    the same bytes), with <, > and & written as \\u escapes: the same data once parsed,
+    but no text of a ruleset (a title, a log line) ever reaches a reader as a tag."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).translate(_MARKUP)
 
 
 def error(message: str) -> dict[str, Any]:

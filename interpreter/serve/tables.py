@@ -5,8 +5,14 @@ ruleset, options, seed and decisions: replaying them rebuilds the game) plus a `
 part with its links' tokens and whether it is played hot seat. The file is the
 referee's record (the seed decides every hidden piece; the tokens are the seats' keys),
 so it is written atomically, readable by its owner only, in a folder only its owner may
-open. On start the server reads every save in its folder back, so games survive a
-restart and players reconnect with the links they have.
+open. Games survive a restart, and players reconnect with the links they have.
+
+Only the games being played are kept in memory. On start the server lists the saves in
+its folder without reading them (it listens at once however many there are); a game is
+read back (replayed) when someone opens it, and a game nobody is connected to and no
+computer is thinking in goes back to its file once more recent ones crowd it out. The
+compiled rules are shared: every table of one ruleset with the same options plays the
+one `Game` (2.7 MB for Aquarium), compiled once.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import logging
 import os
 import re
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +31,7 @@ from typing import Any
 from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.compile.game import compile_game
-from interpreter.errors import SaveFileError, TabletopError, UsageError, did_you_mean
+from interpreter.errors import SaveFileError, UsageError, did_you_mean
 from interpreter.load.catalog import bundled_names, shorten
 from interpreter.load.loader import LoadedRuleset
 from interpreter.run.game import Game, Option
@@ -39,7 +47,15 @@ TABLE_ID = re.compile(r"[0-9a-f]{16}")
 SAVE_LIMIT = 32 * 1024 * 1024
 MAX_TABLES = 10_000
 """Games one server holds at most (a page that creates games in a loop fills no disk)."""
+KEEP_IDLE = 32
+"""Games kept in memory that nobody is playing right now (the most recently used): one
+opened again soon is not replayed again."""
+COMPILED = 32
+"""Compiled games kept (each ruleset with each set of options is compiled once)."""
 DIR_MODE = 0o700
+SEED_CHOSEN_NOTE = ("This game's seed was chosen by its creator: whoever knows it can "
+                    "work out everything the game hides (this server lets creators "
+                    "choose seeds, for testing).")
 
 
 def default_data_dir() -> Path:
@@ -79,6 +95,8 @@ class Table:
     agents: dict[int, Agent] = field(default_factory=dict)
     failure: str | None = None
     """Why the game cannot go on (the rules went wrong), once they did."""
+    seed_chosen: bool = False
+    """Its creator chose the seed (and so can know every secret): every player is told."""
 
     @property
     def version(self) -> int:
@@ -121,15 +139,6 @@ class Table:
         notation = option.notation if isinstance(option, Option) else option
         return new, notation
 
-    def commit(self, state: State, seat: int, notation: str, store: Store | None) -> None:
-        """Take a decision as made: saved first, so a decision that could not be saved
-        is not made (SaveFileError) and the table is unchanged."""
-        decisions = [*self.record.decisions, (seat, notation)]
-        if store is not None:
-            store.write(self, decisions)
-        self.record.decisions = decisions
-        self.state = state
-
     def save_data(self, decisions: list[tuple[int, str]] | None = None) -> str:
         record = self.record
         if decisions is not None:
@@ -142,21 +151,33 @@ class Table:
             "hotseat": self.hotseat,
             "spectator": self.spectator,
             "tokens": {str(s): t for s, t in sorted(self.tokens.items())},
+            "seed_chosen": self.seed_chosen,
         }
         return json.dumps(data, indent=1) + "\n"
 
 
 class Store:
     """The tables of one server, and the folder they are saved in (None: kept in memory
-    only, for tests)."""
+    only, for tests).
+
+    `live` and `saved` belong to the event loop's thread: the server installs and puts
+    away tables there only. The slow work (compiling, replaying a save, writing a new
+    game's file) is done in worker threads by `make`, `read` and `write`, which touch
+    neither."""
 
     def __init__(self, folder: Path | None, extra: dict[str, Path] | None = None) -> None:
         self.folder = folder
         self.extra = dict(extra or {})
         """Rulesets from files the server was started with, by game name."""
-        self.tables: dict[str, Table] = {}
+        self.live: OrderedDict[str, Table] = OrderedDict()
+        """The tables in memory, least recently used first."""
+        self.saved: set[str] = set()
+        """The ids of the games in the folder (read back only when opened)."""
         self.skipped: dict[str, str] = {}
         """Saves that could not be read back, with why."""
+        self._compiled: OrderedDict[tuple[str, str, str], Game] = OrderedDict()
+        self._compiling = threading.Lock()
+        self._compiling_now: dict[tuple[str, str, str], threading.Lock] = {}
 
     # -- which games ------------------------------------------------------------------------
     def names(self) -> list[str]:
@@ -174,15 +195,79 @@ class Store:
                              + (f"; {hint}" if hint else ""))
         return load(name)
 
-    # -- creating ---------------------------------------------------------------------------
-    def create(self, request: CreateRequest) -> Table:
-        """A new table from a checked request; a UsageError says what does not fit the
-        game (option, player count, seat)."""
-        if len(self.tables) >= MAX_TABLES:
-            raise UsageError(f"this server already holds {MAX_TABLES:,} games; start "
-                             "another with its own --data folder")
+    def game(self, loaded: LoadedRuleset, options: dict[str, Any]) -> Game:
+        """The ruleset compiled with these options, once for every table that plays it
+        (by the hash of its files: an edited file is compiled again). A game is immutable
+        once compiled, so tables and threads share it."""
+        key = (loaded.path, loaded.content_hash, json.dumps(options, sort_keys=True))
+        with self._compiling:
+            game = self._compiled.get(key)
+            if game is not None:
+                self._compiled.move_to_end(key)
+                return game
+            once = self._compiling_now.setdefault(key, threading.Lock())
+        with once:  # two requests for one slow ruleset: the second waits for the first
+            with self._compiling:
+                game = self._compiled.get(key)
+            if game is None:
+                try:
+                    game = compile_game(loaded, options)
+                finally:
+                    with self._compiling:
+                        self._compiling_now.pop(key, None)
+                with self._compiling:
+                    self._compiled[key] = game
+                    if len(self._compiled) > COMPILED:
+                        self._compiled.popitem(last=False)
+        return game
+
+    # -- the tables in memory (the event loop's thread) ------------------------------------------
+    def count(self) -> int:
+        """Games this server holds, in memory or on disk."""
+        return len(self.saved | self.live.keys())
+
+    def full(self) -> str | None:
+        """Why no game can be added (None: one can)."""
+        if self.count() >= MAX_TABLES:
+            return (f"this server already holds {MAX_TABLES:,} games; start another with "
+                    "its own --data folder")
+        return None
+
+    def known(self, table_id: str) -> bool:
+        return table_id in self.live or table_id in self.saved
+
+    def install(self, table: Table) -> None:
+        """Keep a table in memory (the most recently used)."""
+        self.live[table.id] = table
+        self.live.move_to_end(table.id)
+        if self.folder is not None:
+            self.saved.add(table.id)
+
+    def touch(self, table_id: str) -> Table | None:
+        table = self.live.get(table_id)
+        if table is not None:
+            self.live.move_to_end(table_id)
+        return table
+
+    def put_away(self, busy: Any) -> list[str]:
+        """Forget the least recently used tables that are not `busy(id)` beyond the
+        KEEP_IDLE most recent (their files hold them); the ids forgotten. A store without a
+        folder keeps everything."""
+        if self.folder is None:
+            return []
+        idle = [tid for tid in self.live if not busy(tid)]
+        gone = idle[:max(0, len(idle) - KEEP_IDLE)]
+        for tid in gone:
+            del self.live[tid]
+        return gone
+
+    # -- creating (a worker thread) ---------------------------------------------------------
+    def make(self, request: CreateRequest) -> Table:
+        """A new table from a checked request, saved (not yet installed); a UsageError
+        says what does not fit the game (option, player count, seat). The server has
+        checked that it may hold one more (`full`)."""
         loaded = self.load_ruleset(request.ruleset)
-        game = compile_game(loaded, request.options)
+        game = self.game(loaded, request.options)
         players = game.check_players(request.players)
         seats = parse_seats(request.seats, players)
         seed = request.seed if request.seed is not None else secrets.randbits(128)
@@ -196,31 +281,32 @@ class Store:
         else:
             tokens = {s: new_token() for s in humans}
         table_id = secrets.token_hex(8)
-        while table_id in self.tables:
+        while self.known(table_id):
             table_id = secrets.token_hex(8)
         table = Table(table_id, game, request.ruleset, state, record, tokens, new_token(),
-                      request.hotseat, agents=seat_agents(game, seats, seed, None, HUMAN))
+                      request.hotseat, agents=seat_agents(game, seats, seed, None, HUMAN),
+                      seed_chosen=request.seed is not None)
         if self.folder is not None:
             self.write(table, record.decisions)
-        self.tables[table_id] = table
         return table
 
     # -- saving and reading back ------------------------------------------------------------
-    def path(self, table: Table) -> Path:
+    def path(self, table_id: str) -> Path:
         assert self.folder is not None
-        return self.folder / f"{table.id}.json"
+        return self.folder / f"{table_id}.json"
 
     def write(self, table: Table, decisions: list[tuple[int, str]]) -> None:
         """Save atomically (a temporary file renamed over the old one), mode 0600."""
         if self.folder is None:
             return
         try:
-            write_private(self.path(table), table.save_data(decisions), durable=True)
+            write_private(self.path(table.id), table.save_data(decisions), durable=True)
         except OSError as exc:
             raise SaveFileError(f"cannot save the game: {exc.strerror or exc}") from None
 
     def open_folder(self) -> None:
-        """Make the data folder (owner only) and read back every game saved there."""
+        """Make the data folder (owner only) and list the games saved there, reading none
+        of them: each is read back when it is opened."""
         if self.folder is None:
             return
         try:
@@ -230,17 +316,15 @@ class Store:
                              f"{exc.strerror or exc}") from None
         if not self.folder.is_dir():
             raise UsageError(f"{self.folder} is not a folder")
-        for path in sorted(self.folder.glob("*.json")):
-            try:
-                table = self.read(path)
-            except TabletopError as exc:
-                self.skipped[path.name] = str(exc)
-                log.warning("not resumed: %s", exc)
-                continue
-            self.tables[table.id] = table
+        for path in self.folder.glob("*.json"):
+            if TABLE_ID.fullmatch(path.stem):
+                self.saved.add(path.stem)
+            else:
+                self.skipped[path.name] = f"{path.name} is not named as a table's save"
 
-    def read(self, path: Path) -> Table:
-        """A saved table, checked like any save file, then replayed."""
+    def read(self, table_id: str) -> Table:
+        """A saved table, checked like any save file, then replayed (a worker thread)."""
+        path = self.path(table_id)
         where = path.name
         try:
             with path.open("rb") as file:
@@ -255,28 +339,28 @@ class Store:
             raise SaveFileError(f"{where} is not a saved game (not JSON)") from None
         saved = SavedGame.from_json(data, where)
         info = data.get("table")
-        table_id = info.get("id") if isinstance(info, dict) else None
-        if not (isinstance(table_id, str) and TABLE_ID.fullmatch(table_id)
-                and path.stem == table_id):
+        if not (isinstance(info, dict) and info.get("id") == table_id):
             raise SaveFileError(f"{where} is not a table's save (field 'table.id')")
-        assert isinstance(info, dict)
         ruleset = info.get("ruleset")
         tokens = info.get("tokens")
         spectator = info.get("spectator")
         hotseat = info.get("hotseat")
+        chosen = info.get("seed_chosen", False)
         if not (isinstance(ruleset, str) and isinstance(hotseat, bool)
+                and isinstance(chosen, bool)
                 and _token_ok(spectator) and isinstance(tokens, dict)
                 and all(isinstance(k, str) and k.isdigit() and _token_ok(v)
                         for k, v in tokens.items())):
             raise SaveFileError(f"{where} is damaged (field 'table')")
         loaded = self.load_ruleset(ruleset)
         check_ruleset(saved, loaded, where)
-        game = compile_game(loaded, saved.options)
+        game = self.game(loaded, saved.options)
         state = replay(game, saved, where)
         return Table(table_id, game, ruleset, state, saved,
                      {int(k): v for k, v in tokens.items()}, spectator, hotseat,
                      agents=seat_agents(game, saved.seats, saved.seed,
-                                         len(saved.decisions), HUMAN))
+                                         len(saved.decisions), HUMAN),
+                     seed_chosen=chosen)
 
 
 def _token_ok(value: Any) -> bool:

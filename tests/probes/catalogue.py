@@ -23,6 +23,7 @@ Categories:
 - ``rules``: run-time rule errors, each located and naming the decision
 - ``variants``: hostile variant files (circles, chains, paths out of the folder, edits of
   parts the base lacks, merges that break the base), in `variant_probes.py`
+- ``serve``: hostile requests to a running ``tabletop serve`` (``serve_probes.py``)
 
 Everything is generated deterministically (fixed seeds), so a probe's name always
 means the same input. Probes named in issue 9 carry ``issue=True``.
@@ -46,7 +47,7 @@ CLOSED = "<closed stdin>"
 """A probe's `stdin` for a process started with file descriptor 0 closed."""
 
 CATEGORIES = ("yaml", "schema", "expressions", "budgets", "templates", "saves", "cli",
-              "rules", "variants")
+              "rules", "variants", "serve")
 
 PYTHON_LEAKS = ("<class '", "<module ", "<built-in", "<function ", "<bound method",
                 "object at 0x", "PWNED", "mappingproxy(")

@@ -50,8 +50,10 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make `tests.probes` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from tests.probes.catalogue import CATEGORIES, CLOSED, Probe, Symlink, catalogue, select
+    from tests.probes.serve_probes import ServeProbe, run_serve_probe, serve_probes
 else:
     from .catalogue import CATEGORIES, CLOSED, Probe, Symlink, catalogue, select
+    from .serve_probes import ServeProbe, run_serve_probe, serve_probes
 
 KINDS = ("internal", "unlocated", "hang", "slow", "memory", "other")
 """Ways a probe fails (one probe may fail several ways)."""
@@ -314,8 +316,11 @@ def head(outcome: Outcome, lines: int = 6) -> str:
 
 
 def run_probe(probe: Probe, tabletop: str, limits: Limits) -> Result:
-    outcome = execute(probe, tabletop, limits)
-    failures = judge(probe, outcome, limits)
+    if isinstance(probe, ServeProbe):  # a running server, judged by its own probe
+        outcome, failures = run_serve_probe(probe, tabletop, limits.megabytes)
+    else:
+        outcome = execute(probe, tabletop, limits)
+        failures = judge(probe, outcome, limits)
     if (("other", NO_WHEN) in failures and probe.located and probe.args
             and probe.args[0] in ("run", "play")):
         # the mistake may have been caught before the game ran: then there is no decision
@@ -502,7 +507,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    probes = select(catalogue(), args.category, args.name, args.issue)
+    probes = select([*catalogue(), *serve_probes()], args.category, args.name, args.issue)
     if not probes:
         print("no probe matches", file=sys.stderr)
         return 1

@@ -122,7 +122,7 @@
     for (const select of $("seats").querySelectorAll("select")) seats[select.dataset.seat] = select.value;
     const body = { ruleset: game.name, options, players: Number($("players").value), seats,
       hotseat: $("hotseat").checked };
-    const seed = $("seed").value.trim();
+    const seed = $("seed-box").hidden ? "" : $("seed").value.trim();
     if (seed) {
       if (!/^\d+$/.test(seed)) { showError("The seed is a whole number (or leave it empty)."); return; }
       body.seed = Number(seed);
@@ -155,6 +155,12 @@
     } catch (e) {
       showError(`The games on offer could not be read: ${e.message}`);
       return;
+    }
+    try {
+      // a seed may be chosen only on a server started for testing
+      $("seed-box").hidden = !(await getJSON("/api/server")).chosen_seeds;
+    } catch (e) {
+      $("seed-box").hidden = true;
     }
     try {
       const offered = await getJSON("/api/agents");

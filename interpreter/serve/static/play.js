@@ -2,6 +2,13 @@
 // The server sends the position as this seat may see it; the page highlights what the
 // seat's options involve, lets the player choose by clicking the board, the list of
 // options or by typing a notation, and reconnects when the socket drops.
+//
+// Every text that comes from a ruleset (title, prompt, labels, log lines, the state) is
+// put in the page as text (textContent, text nodes), never as markup. The board is the
+// one piece of markup the server sends: it is parsed as SVG (XML, not HTML) and drawn
+// only after anything that could act (scripts, foreign HTML, event handlers, links
+// elsewhere) is taken out; the page's Content-Security-Policy would refuse to run it
+// anyway.
 "use strict";
 
 (function () {
@@ -30,6 +37,33 @@
     return node;
   }
   const norm = (text) => String(text).toLowerCase().replace(/\s+/g, "");
+
+  // The board's SVG, parsed as XML, with only drawing left in it: no script, no
+  // foreignObject (HTML inside SVG), no event handler, no link that leaves the picture.
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const DROP = new Set(["script", "foreignobject", "iframe", "object", "embed", "use",
+    "animate", "set", "animatemotion", "animatetransform", "handler", "listener"]);
+  function safeSvg(text) {
+    if (!text) return null;
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const root = doc.documentElement;
+    if (!root || root.namespaceURI !== SVG_NS || root.localName !== "svg"
+      || doc.getElementsByTagName("parsererror").length) return null;
+    for (const node of [root, ...root.querySelectorAll("*")]) {
+      if (node !== root && (DROP.has(node.localName.toLowerCase()) || node.namespaceURI !== SVG_NS)) {
+        node.remove();
+        continue;
+      }
+      for (const attr of [...node.attributes]) {
+        const name = attr.localName.toLowerCase();
+        const link = name === "href" || name === "src" || name === "action";
+        if (name.startsWith("on") || name === "style" || (link && !attr.value.startsWith("#"))) {
+          node.removeAttributeNode(attr);
+        }
+      }
+    }
+    return document.importNode(root, true);
+  }
   const seatName = (s) => `Player ${s}`;
 
   function showError(message) {
@@ -148,9 +182,12 @@
     $("who").textContent = msg.seat == null ? "Watching" : `You are ${seatName(msg.seat)}`;
     const ruleset = msg.ruleset || (msg.view && msg.view.game);
     if (ruleset) $("rules").href = `/rules/${encodeURIComponent(ruleset)}`;
-    $("board").innerHTML = msg.svg || "";
+    const board = safeSvg(msg.svg);
+    if (board) $("board").replaceChildren(board);
+    else $("board").replaceChildren();
     $("board").classList.toggle("choosing", (msg.options || []).length > 0);
     involved = (msg.options || []).map(involvementOf);
+    renderNotes(msg.notes || []);
     renderStatus(msg);
     renderLog(msg.log || []);
     renderTree(msg.view || {});
@@ -186,6 +223,14 @@
       : msg.over ? "The game is over." : msg.seat == null ? "You are watching; the players choose."
         : "Not your turn: the board and the log show what the others do.";
     $("typed").hidden = !options.length;
+  }
+
+  // What every player is told about the game (a seed its creator chose, a computer
+  // player that sees what the game hides).
+  function renderNotes(notes) {
+    const box = $("notes");
+    box.replaceChildren(...notes.map((note) => el("p", { class: "note" }, note)));
+    box.hidden = !notes.length;
   }
 
   function renderLog(lines) {
