@@ -174,6 +174,19 @@ def test_the_print_page_and_the_rules_page_of_the_browser(site: Path) -> None:
     assert "<title>&lt;script&gt;alert(1)&lt;/script&gt; Title" in served
 
 
+def test_the_rules_page_the_server_sends(tmp_path: Path) -> None:
+    """`tabletop serve --ruleset hostile_texts.yaml`, then GET /rules/hostile-texts."""
+    pytest.importorskip("starlette")
+    from serve_support import serving
+
+    with serving(tmp_path, extra={"hostile-texts": TEXTS}) as client:
+        page = client.get("/rules/hostile-texts")
+    assert page.status_code == 200
+    assert runs(page.text) == [] and "<script" not in page.text
+    for shown in SHOWN:
+        assert shown in read(page.text)
+
+
 def test_the_browser_tables_picture() -> None:
     """The browser table draws each position with the rulebook's `position_svg`."""
     for path in (TEXTS, IDS):
