@@ -17,6 +17,8 @@ the index, so the site is the one place a reader looks.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,9 +27,11 @@ from typing import Any
 import jinja2
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
 
 from interpreter.docs.print_layout import MARGIN_MM, cover_picture, page_box, print_parts
 from interpreter.docs.rulebook import Rulebook, build_rulebook
+from interpreter.docs.text import Md, md, md_code
 from interpreter.docs.variant_page import VariantPage, build_variant_page
 from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError, UsageError
 from interpreter.load.catalog import TESTS_SUFFIX, rulesets_dir
@@ -57,13 +61,47 @@ class DocsResult:
 
 
 def environment(templates: Path | None = None) -> jinja2.Environment:
+    """The templates' environment: sandboxed, and escaping every value it prints for the
+    page it writes (see `_finalize`), so no template can forget to."""
     loaders: list[jinja2.BaseLoader] = []
     if templates is not None:
         loaders.append(jinja2.FileSystemLoader(str(templates)))
     loaders.append(jinja2.FileSystemLoader(str(PACKAGE_TEMPLATES)))
-    return SandboxedEnvironment(loader=jinja2.ChoiceLoader(loaders), autoescape=False,
-                                keep_trailing_newline=True, trim_blocks=False,
-                                lstrip_blocks=False, undefined=jinja2.StrictUndefined)
+    env = SandboxedEnvironment(loader=jinja2.ChoiceLoader(loaders), autoescape=True,
+                               keep_trailing_newline=True, trim_blocks=False,
+                               lstrip_blocks=False, undefined=jinja2.StrictUndefined,
+                               finalize=_finalize)
+    env.filters["code"] = lambda text: Md(md_code(text))
+    env.filters["css_string"] = css_string
+    env.filters["yaml_string"] = yaml_string
+    return env
+
+
+@jinja2.pass_context
+def _finalize(context: jinja2.runtime.Context, value: Any) -> Any:
+    """Every `{{ value }}` escaped for its page. In a Markdown template (`*.md.j2`) the
+    generator's own Markdown (`Md`) and the template's own markup (a macro's output,
+    `| safe`) go in as they are; any other value is text, and is escaped as Markdown
+    (HTML passed through would run in the rules site). In an HTML template Markdown is
+    text too, and Jinja's autoescape makes it HTML."""
+    if (context.name or "").endswith(".html.j2"):
+        return str(value) if isinstance(value, Md) else value
+    return md(value)
+
+
+def yaml_string(text: Any) -> Md:
+    """Text as the `title` of a page's front matter: HTML-escaped (mkdocs puts the title
+    into its pages as HTML), in YAML's double quotes (so no `&`, `*`, `#` or `: ` in it
+    is read as YAML)."""
+    return Md(json.dumps(html.escape(" ".join(str(text).split())), ensure_ascii=False))
+
+
+def css_string(text: Any) -> Markup:
+    """Text as the inside of a CSS string (`content: "…"`): a quote, a backslash, `<`,
+    `>`, `&` and control characters as CSS escapes, so nothing in it can end the string
+    or the style sheet."""
+    return Markup("".join(f"\\{ord(ch):x} " if ch in '"\\<>&' or not ch.isprintable()
+                          else ch for ch in " ".join(str(text).split())))
 
 
 def render(env: jinja2.Environment, name: str, **context: Any) -> str:
@@ -253,10 +291,12 @@ def _print_page(env: jinja2.Environment, book: Rulebook | VariantPage, text: str
     if paged and isinstance(book, Rulebook):
         picture = cover_picture(svgs, book.setup_diagram.file, book.legend.file)
     parts = print_parts(text, svgs, picture=picture, box=page_box(paper))
-    page = render(env, "print.html.j2", book=book, body=parts.cover + "\n" + parts.body,
-                  cover=parts.cover, sections=parts.body, contents=parts.contents,
-                  picture=parts.picture, paged=paged, paper=paper, box=page_box(paper),
-                  margins=MARGIN_MM)
+    # The HTML Markdown made of the escaped page goes in as it is; the rest is escaped.
+    page = render(env, "print.html.j2", book=book,
+                  body=Markup(parts.cover + "\n" + parts.body), cover=Markup(parts.cover),
+                  sections=Markup(parts.body), contents=parts.contents,
+                  picture=Markup(parts.picture) if parts.picture else None, paged=paged,
+                  paper=paper, box=page_box(paper), margins=MARGIN_MM)
     return _tidy(page)
 
 
@@ -384,8 +424,8 @@ def build_pdfs(pdf_dir: Path, templates: Path | None = None, rulesets: Path | No
                                     if names is None or b.name in names]
     pages += [(v.name, print_variant_html(env, v, paper=size)) for v in variants
               if names is None or v.name in names]
-    for name, html in sorted(pages):
+    for name, page in sorted(pages):
         target = pdf_dir / f"{name}.pdf"
-        weasyprint.HTML(string=html).write_pdf(str(target))
+        weasyprint.HTML(string=page).write_pdf(str(target))
         out.append(target)
     return out

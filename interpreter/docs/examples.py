@@ -16,8 +16,10 @@ from typing import Any
 
 from interpreter.compile.english import Describer, describer_for, join_words
 from interpreter.docs import sideview
+from interpreter.docs.describe import MarkdownDescriber
 from interpreter.docs.diagrams import Arrow, Highlight, position_svg
 from interpreter.docs.figure import Diagram, sentence
+from interpreter.docs.text import Md, as_markdown, md_code, md_escape
 from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError
 from interpreter.load.catalog import tests_file_for
 from interpreter.load.loader import LoadedRuleset
@@ -36,7 +38,8 @@ from interpreter.scenarios.runner import (
 
 @dataclass
 class ExampleMove:
-    """One shown move: who made it, in words, what the game said and the picture after."""
+    """One shown move: who made it, in words, what the game said and the picture after
+    (the game's own texts, which the templates escape)."""
 
     seat: str
     label: str
@@ -49,20 +52,22 @@ class ExampleMove:
 
 @dataclass
 class CaseExampleDoc:
-    """An illustrated example: a scenario case marked ``example:``."""
+    """An illustrated example: a scenario case marked ``example:``. Its `title`, `text`
+    and `case` are the tests file's texts, and `values` the game's (the templates escape
+    them); `where`, `checks` and `proof` are Markdown."""
 
     title: str
     text: str
     case: str
-    where: str
+    where: Md
     """How the example starts, in sentences."""
     before: Diagram
     moves: list[ExampleMove]
     ending: str
     """Who won and the scores, when the game is over."""
-    checks: list[str]
+    checks: list[Md]
     """What the case checks afterwards, in sentences."""
-    proof: str
+    proof: Md
     """Which case of which tests file this is (and so what proves it)."""
     houses: Diagram | None
     """The side views of its houses, when it has any."""
@@ -129,7 +134,7 @@ def _example(book_game: Game, p: Any, tests: Path, stem: str) -> CaseExampleDoc:
     case = p.case
     ex = case.example
     game: Game = p.game
-    d = describer_for(game, emphasis=True)
+    d = describer_for(game, MarkdownDescriber, emphasis=True)
     shown = len(p.moves) if ex.show is None else ex.show
     first = len(p.moves) - shown
     state = case_start(p)
@@ -183,10 +188,12 @@ def _example(book_game: Game, p: Any, tests: Path, stem: str) -> CaseExampleDoc:
               for label, compiled in p.example_values]
     return CaseExampleDoc(
         title, sentence(ex.text) if ex.text else "", case.name,
-        _where(book_game, p, first), before, moves, _ending(game, state, views[-1]),
-        _checks(game, d, p, state),
-        f"This example is the scenario “{case.name}” of `{tests.name}`: `tabletop test` "
-        "plays it and checks each of these statements.", houses, values)
+        Md(_where(book_game, p, first)), before, moves, _ending(game, state, views[-1]),
+        as_markdown(_checks(game, d, p, state)),
+        Md(f"This example is the scenario “{md_escape(case.name, start=False)}” of "
+           f"{md_code(tests.name)}: `tabletop test` plays it and checks each of these "
+           "statements."),
+        houses, values)
 
 
 # -- what changed ---------------------------------------------------------------------------
@@ -233,7 +240,8 @@ def _marks(game: Game, moved: list[tuple[str, str]]) -> tuple[list[Arrow], list[
 
 def _where(book_game: Game, p: Any, first: int) -> str:
     game: Game = p.game
-    options = [f"{o.label}: {example_value(game, game.options[o.id])}"
+    options = [f"{md_escape(o.label)}: "
+               f"{md_escape(example_value(game, game.options[o.id]), start=False)}"
                for o in game.ruleset.options
                if game.options.get(o.id) != book_game.options.get(o.id)]
     start = (f"from the real set-up with seed {p.seed}" if p.placements is None
@@ -242,7 +250,7 @@ def _where(book_game: Game, p: Any, first: int) -> str:
             + (f" (and the option{'s' if len(options) > 1 else ''} {join_words(options)})"
                if options else "") + f", {start}.")
     if first:
-        moves = join_words([f"`{m.notation}`" for m in p.moves[:first]])
+        moves = join_words([md_code(m.notation) for m in p.moves[:first]])
         text += (f" The move{'s' if first > 1 else ''} {moves} "
                  f"lead{'' if first > 1 else 's'} to the position below.")
     return text
@@ -274,7 +282,7 @@ def _checks(game: Game, d: Describer, p: Any, state: State) -> list[str]:
     case = p.case
     out = [sentence(d.cond(e.expr)) for e in p.expectations]
     if case.winners is not None:
-        out.append(_winners(game, sorted(set(case.winners))))
+        out.append(md_escape(_winners(game, sorted(set(case.winners)))))
     elif case.over is not None:
         out.append("The game is over." if case.over else "The game is not over.")
     if case.deciding is not None:
@@ -287,32 +295,34 @@ def _checks(game: Game, d: Describer, p: Any, state: State) -> list[str]:
         seat = deciding[0]
     if seat is not None:
         who = game.seat_name(seat)
-        labels = {normalize_notation(o.notation): o.label
+        labels = {normalize_notation(o.notation): md_escape(_lower(o.label), start=False)
                   for o in game.legal_options(state, seat)}
 
         def said(texts: list[Any]) -> list[str]:
-            return [_lower(labels.get(normalize_notation(t.text), f"play `{t.text}`"))
+            return [labels.get(normalize_notation(t.text), f"play {md_code(t.text)}")
                     for t in texts]
 
         if case.legal is not None:
             out.append(f"{who} may only " + join_words(said(case.legal), "or") + "."
                        if case.legal else f"{who} has no legal move.")
         out.extend(f"{who} may {x}." for x in said(case.legal_includes))
-        out.extend(f"{who} may not play `{t.text}`." for t in case.legal_excludes)
+        out.extend(f"{who} may not play {md_code(t.text)}." for t in case.legal_excludes)
     for t in case.illegal:
         text = t.text
         who_seat, _, rest = text.partition(":")
         if rest and who_seat.strip().isdigit():
-            out.append(f"{game.seat_name(int(who_seat))} may not play `{rest.strip()}`.")
+            out.append(f"{game.seat_name(int(who_seat))} may not play "
+                       f"{md_code(rest.strip())}.")
         else:
-            out.append(f"{game.seat_name(seat or 1)} may not play `{text}`.")
+            out.append(f"{game.seat_name(seat or 1)} may not play {md_code(text)}.")
     out.extend(_quoted("The game says", t) for t in case.log_includes)
     out.extend(_quoted("The game never says", t) for t in case.log_excludes)
     return out
 
 
 def _quoted(said: str, text: str) -> str:
-    return f"{said} “{text}”" + ("" if text.rstrip()[-1:] in ".!?" else ".")
+    return (f"{said} “{md_escape(text, start=False)}”"
+            + ("" if text.rstrip()[-1:] in ".!?" else "."))
 
 
 def _lower(label: str) -> str:
@@ -321,8 +331,8 @@ def _lower(label: str) -> str:
 
 
 def _cell(text: str) -> str:
-    """Text for a Markdown table's cell."""
-    return " ".join(text.split()).replace("|", "\\|")
+    """Text for a Markdown table's cell, on one line (the template escapes it)."""
+    return " ".join(text.split())
 
 
 __all__ = ["CaseExampleDoc", "ExampleMove", "case_examples", "example_value",

@@ -16,6 +16,7 @@ from typing import Any
 from interpreter.compile.english import humanize, humanize_text
 from interpreter.compile.expressions import ExpressionError, names_used, split_template
 from interpreter.docs.figure import sentence
+from interpreter.docs.text import md_escape
 from interpreter.load.located import Expr, Name, Template
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
@@ -84,8 +85,9 @@ def reads_poorly(line: str) -> bool:
 
 
 class PlayerRules:
-    """Says blocks of effects for players. `left_out` counts what was left to the exact
-    rules, so a section can point there."""
+    """Says blocks of effects for players, in Markdown with the ruleset's words escaped
+    (the describer must be a MarkdownDescriber). `left_out` counts what was left to the
+    exact rules, so a section can point there."""
 
     def __init__(self, game: Game, describer: Any) -> None:
         self.game = game
@@ -107,7 +109,7 @@ class PlayerRules:
         if isinstance(e, Let | Say):
             return []
         if e.text:
-            return [f"{pad}- {' '.join(e.text.split())}", *self._decisions_under(e, depth + 1)]
+            return [f"{pad}- {md_escape(e.text)}", *self._decisions_under(e, depth + 1)]
         if isinstance(e, Set | Add) and (self._is_hidden(e)):
             return []
         if isinstance(e, Call):
@@ -185,8 +187,8 @@ class PlayerRules:
     def option(self, o: OptionDef) -> str:
         """An option in a player's words: the designer's text, else its name."""
         if o.text:
-            return " ".join(o.text.split())
-        return sentence(humanize(o.id).capitalize())
+            return md_escape(" ".join(o.text.split()))
+        return sentence(md_escape(humanize(o.id).capitalize()))
 
     def _decisions_under(self, e: Primitive, depth: int) -> list[str]:
         """The options of the decisions inside an effect the designer summed up in words:

@@ -11,6 +11,7 @@ cover, with a table of contents of the sections.
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -293,7 +294,7 @@ def fit_svg(svg: str, unit_px: float, label: str | None = None,
     size = (f' width="{w * unit_px:.1f}" height="{h * unit_px:.1f}"'
             f' viewBox="{_n(x)} {_n(y)} {_n(w)} {_n(h)}"')
     if label is not None and "aria-label=" not in opening:
-        size += f' aria-label="{label}"'
+        size += f' aria-label="{html.escape(label, quote=True)}"'
     opening = opening[:-1].rstrip("/").rstrip() + size + ">"
     return body[:tag.start()] + opening + body[tag.end():], w * unit_px
 

@@ -22,6 +22,7 @@ from interpreter.compile.english import (
 )
 from interpreter.compile.expressions import ExpressionError, names_used, parse
 from interpreter.compile.game import _DEF_KEY, compile_game
+from interpreter.docs.describe import MarkdownDescriber
 from interpreter.docs.diagrams import (
     WIDTH,
     PieceStyle,
@@ -31,6 +32,7 @@ from interpreter.docs.diagrams import (
 from interpreter.docs.examples import CaseExampleDoc, case_examples, setup_picture
 from interpreter.docs.figure import Diagram, sentence
 from interpreter.docs.players import LEFT_OUT, PlayerRules, own_fields, template_exprs
+from interpreter.docs.text import Md, as_markdown, md_escape
 from interpreter.errors import TabletopError
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr, Template
@@ -42,7 +44,7 @@ from interpreter.run.game import Game
 _VISIBILITY = {"everyone": "everyone", "owner": "only its owner", "nobody": "nobody"}
 
 
-class RulebookDescriber(Describer):
+class RulebookDescriber(MarkdownDescriber):
     """The Describer for rulebooks: local names in italics; a designer's option `text`
     first, then the exact rule generated from the option's effects."""
 
@@ -51,7 +53,7 @@ class RulebookDescriber(Describer):
             return super().option(o)
         rule = [f"- {self.option_head(o)}" + (":" if o.do else "."),
                 *self.block(o.do)]
-        return [f"{self.indent}- {' '.join(o.text.split())}",
+        return [f"{self.indent}- {md_escape(' '.join(o.text.split()))}",
                 *(self.indent * 2 + line for line in self.exactly(rule))]
 
 
@@ -174,7 +176,7 @@ def _pieces_by_set(game: Game) -> list[tuple[Any, int, int]]:
 
 def _value_list(game: Game, attr: str, values: list[Any]) -> str:
     names = game.ruleset.pieces.attributes[attr].names
-    return ", ".join(str(names.get(v, v)) for v in values)
+    return ", ".join(md_escape(names.get(v, v)) for v in values)
 
 
 def _each_phrase(game: Game, each: dict[str, list[Any]], copies: int = 1) -> str:
@@ -197,9 +199,19 @@ def _count_english(game: Game, d: Describer, count: Expr) -> str:
     return d.expr(body if body is not None else count)
 
 
+def _component(ps: Any) -> str | None:
+    """A set's word for its components (`dice`), escaped."""
+    return md_escape(ps.component) if ps.component else None
+
+
+def _id_words(identifier: str) -> str:
+    """An id as words: trigger, end and ruling ids may be any text."""
+    return md_escape(humanize(identifier))
+
+
 def _place_phrase(game: Game, zone_id: str, seat: int | None) -> str:
-    zone = game.zones[zone_id]
-    return f"{zone.label} of Player {seat}" if seat else zone.label
+    label = md_escape(game.zones[zone_id].label)
+    return f"{label} of Player {seat}" if seat else label
 
 
 _DEPENDS: dict[str, set[str]] = {}
@@ -257,14 +269,14 @@ def _walk(effects: list[Primitive], where: str):
 
 
 def _option_title(o: OptionDef) -> str:
-    return humanize(o.id).capitalize()
+    return md_escape(humanize(o.id).capitalize())
 
 
 def _sections(game: Game) -> list[tuple[str, list[Primitive]]]:
     rs = game.ruleset
     out = [("the set-up", rs.setup), ("the turn", rs.turn)]
     out += [(f"the procedure “{humanize(p.id)}”", p.do) for p in rs.procedures]
-    out += [(f"the trigger “{humanize(t.id)}”", t.do) for t in rs.triggers]
+    out += [(f"the trigger “{_id_words(t.id)}”", t.do) for t in rs.triggers]
     return out
 
 
@@ -274,7 +286,7 @@ def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, st
     rows = []
     note = None
     for ps, copies, n in _pieces_by_set(game):
-        label = ps.label or humanize(ps.id).capitalize()
+        label = md_escape(ps.label or humanize(ps.id).capitalize())
         count_text = ps.count.text.strip()
         depends = not count_text.isdigit()
         if depends:
@@ -284,7 +296,7 @@ def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, st
             "copies": copies,
             "copies_text": f"{copies}*" if depends else str(copies),
             "count_rule": sentence(f"number of "
-                                   f"{ps.component or plural(label.split(' (')[0], 2)}: "
+                                   f"{_component(ps) or plural(label.split(' (')[0], 2)}: "
                                    f"{_count_english(game, d, ps.count)}")
             if depends else None,
             "each": _each_phrase(game, {a: list(v) for a, v in ps.each.items()}),
@@ -303,7 +315,7 @@ def _total_text(game: Game) -> str:
     for ps, copies, n in _pieces_by_set(game):
         if ps.component:
             loose -= n
-            whole[ps.component] = whole.get(ps.component, 0) + copies
+            whole[_component(ps)] = whole.get(_component(ps), 0) + copies
     return join_words([f"{loose} {plural('piece', loose)}",
                        *(f"{k} {word}" for word, k in whole.items())])
 
@@ -314,8 +326,9 @@ def _backs(game: Game) -> str | None:
     by_back: dict[str, list[str]] = {}
     for ps in game.ruleset.pieces.sets:
         if ps.back is not None:
-            label = (ps.label or humanize(ps.id)).split(" (")[0]
-            by_back.setdefault(ps.back, []).append(ps.component or plural(label, 2))
+            label = md_escape(ps.label or humanize(ps.id)).split(" (")[0]
+            by_back.setdefault(md_escape(ps.back), []).append(_component(ps)
+                                                              or plural(label, 2))
     if not by_back:
         return None
     parts = [f"*{back}* ({', '.join(dict.fromkeys(labels))})"
@@ -349,7 +362,7 @@ def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: 
     each = {a: list(v) for a, v in ps.each.items()}
     star = ""
     if ps.component:
-        return f"{copies} {ps.component}" + (" with the default options" if depends else "")
+        return f"{copies} {_component(ps)}" + (" with the default options" if depends else "")
     pieces = f"{n} piece{'s' if n != 1 else ''}" + (" with the default options"
                                                    if depends else "")
     if ps.table:
@@ -387,8 +400,9 @@ def _zones(game: Game, d: Describer) -> list[dict[str, Any]]:
             seen.append(f"how many there are is known to {_VISIBILITY[z.count]}")
         if seen and z.reveal_at_end:
             seen.append("everything is revealed when the game ends")
-        out.append({"id": z.id, "label": info.label, "shape": shape,
-                    "description": sentence(z.description) if z.description else "",
+        out.append({"id": z.id, "label": md_escape(info.label), "shape": shape,
+                    "description": sentence(md_escape(z.description)) if z.description
+                    else "",
                     "visibility": sentence("; ".join(seen)) if seen else "",
                     "concealed": concealed})
     return out
@@ -405,7 +419,7 @@ def _variables(game: Game, d: Describer) -> list[dict[str, Any]]:
         if v.visible_to != "everyone":
             parts.append(f"seen by {_VISIBILITY[v.visible_to]}"
                          + (" until the game ends" if v.reveal_at_end else ""))
-        out.append({"name": humanize(v.id), "description": sentence(v.description or ""),
+        out.append({"name": humanize(v.id), "description": sentence(md_escape(v.description or "")),
                     "facts": sentence("; ".join(parts))})
     return out
 
@@ -472,7 +486,7 @@ def _end_rules(game: Game, d: Describer) -> list[dict[str, str]]:
         verb = "win" if who.endswith("players") or " and " in who else "wins"
         winners = (f"{who} {verb}" if rule.winners is not None
                    else "the ranking below decides who wins")
-        out.append({"text": sentence(rule.text or humanize(rule.id)),
+        out.append({"text": sentence(md_escape(rule.text) if rule.text else _id_words(rule.id)),
                     "exact": sentence(f"the game ends after a turn when {d.cond(rule.when)}; "
                                       f"{winners}")})
     return out
@@ -516,29 +530,29 @@ def _option_values(o: OptionDecl) -> tuple[str, str, list[Any]]:
             alt = int(o.default) - 1
         return (f"a whole number from {lo} to {hi}", str(o.default), [alt])
     choices = o.choices or []
-    return ("one of " + join_words(choices, "or"), str(o.default),
-            [c for c in choices if c != o.default])
+    return ("one of " + join_words([md_escape(c) for c in choices], "or"),
+            md_escape(o.default), [c for c in choices if c != o.default])
 
 
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
-    return str(value)
+    return md_escape(value)
 
 
 def _facts(game: Game) -> dict[str, str]:
     """What an option can change that a reader sees at once: components and places."""
     facts: dict[str, str] = {}
     for ps, copies, n in _pieces_by_set(game):
-        label = plural(ps.label or humanize(ps.id), 2)
-        facts[f"pieces:{ps.id}"] = (f"{ps.component}: {copies}" if ps.component
+        label = plural(md_escape(ps.label or humanize(ps.id)), 2)
+        facts[f"pieces:{ps.id}"] = (f"{_component(ps)}: {copies}" if ps.component
                                     else f"{label}: {copies} ({n} pieces)")
     facts["pieces"] = f"in all: {_total_text(game)}"
     for z in game.zones.values():
         if z.kind == "grid":
-            facts[f"zone:{z.id}"] = f"{z.label}: {z.rows} × {z.cols} squares"
+            facts[f"zone:{z.id}"] = f"{md_escape(z.label)}: {z.rows} × {z.cols} squares"
         elif z.kind == "slots":
-            facts[f"zone:{z.id}"] = f"{z.label}: {z.per_owner} places"
+            facts[f"zone:{z.id}"] = f"{md_escape(z.label)}: {z.per_owner} places"
     return facts
 
 
@@ -552,15 +566,17 @@ def _options(game: Game, loaded: LoadedRuleset, d: Describer) -> list[OptionDoc]
             try:
                 other = compile_game(loaded, {**game.options, o.id: alt})
             except TabletopError as exc:
-                changes.append(f"With {_show(alt)}: the game cannot be built ({exc}).")
+                changes.append(f"With {_show(alt)}: the game cannot be built "
+                               f"({md_escape(exc, start=False)}).")
                 continue
             theirs = _facts(other)
             diff = [f"{theirs[k]} (instead of {base[k].split(': ', 1)[-1]})"
                     for k in base if k in theirs and theirs[k] != base[k]]
             if diff:
                 changes.append(f"With {_show(alt)}: " + "; ".join(diff) + ".")
-        out.append(OptionDoc(o.id, o.label, kind, default, kind, sentence(o.description),
-                             changes, _mentions(game, o.id, d)))
+        out.append(OptionDoc(Md(md_escape(o.id)), Md(md_escape(o.label)), Md(kind), Md(default),
+                             Md(kind), Md(sentence(md_escape(o.description))),
+                             as_markdown(changes), as_markdown(_mentions(game, o.id, d))))
     return out
 
 
@@ -571,14 +587,14 @@ def _mentions(game: Game, name: str, d: Describer) -> list[str]:
     out: list[str] = []
     for ps in rs.pieces.sets:
         if _expr_mentions(ps.count, name):
-            label = (ps.label or humanize(ps.id)).split(" (")[0]
-            out.append(f"the number of {ps.component or plural(label, 2)}: "
+            label = md_escape(ps.label or humanize(ps.id)).split(" (")[0]
+            out.append(f"the number of {_component(ps) or plural(label, 2)}: "
                        f"{_count_english(game, d, ps.count)}")
     for z in rs.zones:
         for what, e in (("rows", z.rows), ("columns", z.cols), ("places", z.size),
                         ("hidden pieces", z.conceal)):
             if e is not None and _expr_mentions(e, name):
-                out.append(f"{what} of {_in_sentence(game.zones[z.id].label)}: "
+                out.append(f"{what} of {_in_sentence(md_escape(game.zones[z.id].label))}: "
                            f"{d.expr(e)}")
     for key, body in definition_bodies(rs).items():
         if _expr_mentions(body, name):
@@ -592,7 +608,8 @@ def _mentions(game: Game, name: str, d: Describer) -> list[str]:
                     out.append(what)
     for rule in rs.end:
         if _expr_mentions(rule.when, name) or _expr_mentions(rule.winners, name):
-            out.append(f"the end of the game: {sentence(rule.text or rule.id)}")
+            out.append("the end of the game: "
+                       + sentence(md_escape(rule.text) if rule.text else _id_words(rule.id)))
     return [sentence(m) for m in out]
 
 
@@ -673,7 +690,7 @@ def _panels(game: Game, base: str, d: Describer) -> tuple[Diagram | None, str | 
                       c.svg(WIDTH, top + n_rows * (size + 40), title))
     regions = [f"{name} ({_position_word(r, c2, rows, cols)})"
                for name, (r, c2) in panels.positions.items()]
-    sets = [ps.label or humanize(ps.id) for ps in game.ruleset.pieces.sets
+    sets = [md_escape(ps.label or humanize(ps.id)) for ps in game.ruleset.pieces.sets
             if any(a in ps.each for a in panels.attributes)
             or any(a in row for row in ps.table for a in panels.attributes)]
     turning = {90: "It may lie turned by any number of quarter turns.",
@@ -719,25 +736,26 @@ def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> 
     setup = markdown_list(setup_rules.lines(rs.setup), d.indent) if rs.setup else ""
     turn_rules = PlayerRules(game, d)
     turn_lines = turn_rules.lines(rs.turn)
-    summary = ([" ".join(line.split()) for line in rs.rulebook.turn_summary]
+    summary = ([md_escape(line) for line in rs.rulebook.turn_summary]
                or _summary_of(turn_lines, d.indent))
     procedures = []
     for p in rs.procedures:
         # The designer's summary stands for the steps; they are in the exact rules.
         body = "" if p.text else markdown_list(PlayerRules(game, d).lines(p.do), d.indent)
         procedures.append({"name": humanize(p.id.replace("-", " ")).capitalize(),
-                           "text": sentence(p.text) if p.text else "", "rules": body})
+                           "text": sentence(md_escape(p.text)) if p.text else "",
+                           "rules": body})
     triggers = []
     for t in rs.triggers:
-        triggers.append({"name": humanize(t.id.replace("-", " ")).capitalize(),
-                         "text": sentence(t.text) if t.text else "",
+        triggers.append({"name": _id_words(t.id.replace("-", " ")).capitalize(),
+                         "text": sentence(md_escape(t.text)) if t.text else "",
                          "rules": "" if t.text else markdown_list(
                              PlayerRules(game, d).lines(t.do), d.indent)})
     seen = {v.id for v in rs.variables if v.visible_to != "nobody"}
     return PlayerLayer(
-        setup=setup, turn=markdown_list(turn_lines, d.indent),
-        turn_summary=[sentence(line) for line in summary],
-        procedures=procedures, triggers=triggers,
+        setup=Md(setup), turn=Md(markdown_list(turn_lines, d.indent)),
+        turn_summary=as_markdown([sentence(line) for line in summary]),
+        procedures=as_markdown(procedures), triggers=as_markdown(triggers),
         variables=[v for v, decl in zip(variables, rs.variables, strict=True)
                    if decl.id in seen],
         setup_left_out=setup_rules.left_out > 0, turn_left_out=turn_rules.left_out > 0)
@@ -756,37 +774,47 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
     legend = _legend(game, base)
     ranking, scoring = _ranking(game, d)
     rs = game.ruleset
+    # The ruleset's own texts stay text (the templates escape them); everything built
+    # here is Markdown with the ruleset's words escaped in it.
     book = Rulebook(
         name=info.name, title=info.title, designer=info.designer, year=info.year,
         seats=seats, playing_time=info.playing_time, status=info.status,
         summary=" ".join(info.summary.split()),
         introduction=" ".join(info.introduction.split()) if info.introduction else None,
         source=info.source, players_shown=players,
-        components=components, total_pieces=total, components_note=note,
-        total_text=_total_text(game),
-        backs=_backs(game),
-        zones=_zones(game, d), variables=_variables(game, d), glossary=_glossary(game, d),
-        setup=markdown_list(d.sentences(rs.setup), d.indent) if rs.setup else "",
+        components=as_markdown(components), total_pieces=total,
+        components_note=as_markdown(note),
+        total_text=Md(_total_text(game)),
+        backs=as_markdown(_backs(game)),
+        zones=as_markdown(_zones(game, d)), variables=as_markdown(_variables(game, d)),
+        glossary=as_markdown(_glossary(game, d)),
+        setup=Md(markdown_list(d.sentences(rs.setup), d.indent) if rs.setup else ""),
         setup_diagram=setup_diagram, legend=legend,
-        first_player=_first_player(game, d),
-        turn=markdown_list(d.sentences(rs.turn), d.indent),
-        procedures=[{"name": humanize(p.id), "text": sentence(p.text) if p.text else "",
-                     "params": join_words([d.name(x) for x in p.params]) if p.params else "",
-                     "rules": markdown_list(d.sentences(p.do), d.indent)}
-                    for p in rs.procedures],
-        triggers=[{"name": humanize(t.id), "text": sentence(t.text) if t.text else "",
-                   "when": sentence(
-                       f"whenever a piece enters {_in_sentence(game.zones[t.enters.text].label)}"
-                       + (f" and {d.cond(t.where)}" if t.where is not None else "")),
-                   "rules": markdown_list(d.sentences(t.do), d.indent)}
-                  for t in rs.triggers],
-        end_rules=_end_rules(game, d), ranking=ranking, scoring=scoring,
-        rulings=[{"id": r.id, "title": humanize(r.id.replace("-", " ")).capitalize(),
-                  "text": " ".join(r.text.split())} for r in rs.rulings],
+        first_player=Md(_first_player(game, d)),
+        turn=Md(markdown_list(d.sentences(rs.turn), d.indent)),
+        procedures=as_markdown([
+            {"name": humanize(p.id), "text": sentence(md_escape(p.text)) if p.text else "",
+             "params": join_words([d.name(x) for x in p.params]) if p.params else "",
+             "rules": markdown_list(d.sentences(p.do), d.indent)}
+            for p in rs.procedures]),
+        triggers=as_markdown([
+            {"name": _id_words(t.id), "text": sentence(md_escape(t.text)) if t.text else "",
+             "when": sentence(
+                 "whenever a piece enters "
+                 + _in_sentence(md_escape(game.zones[t.enters.text].label))
+                 + (f" and {d.cond(t.where)}" if t.where is not None else "")),
+             "rules": markdown_list(d.sentences(t.do), d.indent)}
+            for t in rs.triggers]),
+        end_rules=as_markdown(_end_rules(game, d)), ranking=as_markdown(ranking),
+        scoring=as_markdown(scoring),
+        rulings=as_markdown([
+            {"id": md_escape(r.id), "title": _id_words(r.id.replace("-", " ")).capitalize(),
+             "text": md_escape(" ".join(r.text.split()))} for r in rs.rulings]),
         options=_options(game, loaded, d),
     )
     book.players = _player_layer(game, d, book.variables)
-    book.panels, book.panels_note = _panels(game, base, d)
+    book.panels, panels_note = _panels(game, base, d)
+    book.panels_note = as_markdown(panels_note)
     book.case_examples = case_examples(game, loaded, base)
     book.diagrams = [legend, *([book.panels] if book.panels else []), setup_diagram,
                      *(dg for x in book.case_examples for dg in x.diagrams())]

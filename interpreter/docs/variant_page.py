@@ -36,6 +36,7 @@ from interpreter.docs.rulebook import (
     markdown_list,
     sentence,
 )
+from interpreter.docs.text import as_markdown, md_escape
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.schema import definition_bodies
 from interpreter.load.variants import Change
@@ -56,7 +57,9 @@ ORDER = ["game", "options", "attributes", "sets", "pieces", "zones", "variables"
 
 @dataclass
 class VariantPage:
-    """What a variant's page says (the template's context)."""
+    """What a variant's page says (the template's context): its own and its base's
+    titles and summary as the ruleset writes them (the templates escape them), and its
+    differences as Markdown (`Md`), the rulesets' words escaped in them."""
 
     name: str
     title: str
@@ -139,22 +142,24 @@ class _Side:
         if o is None:
             return None
         kind, default, _ = _option_values(o)
-        return _Item(f"The option **{o.label}**",
-                     [("description", sentence(o.description)),
+        return _Item(f"The option **{md_escape(o.label)}**",
+                     [("description", sentence(md_escape(o.description))),
                       ("values", kind), ("default", default)])
 
     def _say_attributes(self, ident: str) -> _Item | None:
         a = self.game.ruleset.pieces.attributes.get(ident)
         if a is None:
             return None
-        values = [str(a.names.get(v, v)) for v in a.values]
+        values = [md_escape(a.names.get(v, v)) for v in a.values]
         facts: list[tuple[str, str | Lines]] = [("names", join_words(values, "or"))]
         if a.short:
             facts.append(("written", "written " + ", ".join(
-                f"{s} for {a.names.get(v, v)}" for v, s in a.short.items())))
+                f"{md_escape(s)} for {md_escape(a.names.get(v, v))}"
+                for v, s in a.short.items())))
         if a.styles:
             facts.append(("drawn", "drawn " + ", ".join(
-                f"{s} for {a.names.get(v, v)}" for v, s in a.styles.items())))
+                f"{md_escape(s)} for {md_escape(a.names.get(v, v))}"
+                for v, s in a.styles.items())))
         return _Item(f"The **{humanize(ident)}** of the pieces", facts)
 
     def _say_sets(self, ident: str) -> _Item | None:
@@ -204,7 +209,7 @@ class _Side:
             return None
         facts: list[tuple[str, str | Lines]] = []
         if p.text:
-            facts.append(("text", sentence(p.text)))
+            facts.append(("text", sentence(md_escape(p.text))))
         if p.params:
             facts.append(("given", "Given " + join_words([self.d.name(x) for x in p.params])
                           + "."))
@@ -215,14 +220,14 @@ class _Side:
         t = self.find("triggers", ident)
         if t is None:
             return None
-        zone = self.game.zones[t.enters.text].label
+        zone = md_escape(self.game.zones[t.enters.text].label)
         when = sentence(f"whenever a piece enters {_in_sentence(zone)}"
                         + (f" and {self.d.cond(t.where)}" if t.where is not None else ""))
         facts: list[tuple[str, str | Lines]] = []
         if t.text:
-            facts.append(("text", sentence(t.text)))
+            facts.append(("text", sentence(md_escape(t.text))))
         facts += [("when", when), ("rules", self.d.sentences(t.do))]
-        return _Item(f"**Whenever: {humanize(ident)}**", facts)
+        return _Item(f"**Whenever: {md_escape(humanize(ident))}**", facts)
 
     def _say_end(self, ident: str) -> _Item | None:
         rule = self.find("end", ident)
@@ -235,8 +240,8 @@ class _Side:
         r = self.find("rulings", ident)
         if r is None:
             return None
-        return _Item(f"The ruling **{humanize(ident.replace('-', ' ')).capitalize()}**",
-                     [("text", " ".join(r.text.split()))])
+        title = md_escape(humanize(ident.replace('-', ' ')).capitalize())
+        return _Item(f"The ruling **{title}**", [("text", md_escape(r.text))])
 
     # the keys a variant replaces whole
 
@@ -288,7 +293,8 @@ def _sections(game: Game) -> list[tuple[str, str, list[Primitive]]]:
     rs = game.ruleset
     out = [("the set-up", "setup", rs.setup), ("a turn", "turn", rs.turn)]
     out += [(f"the procedure *{humanize(p.id)}*", "procedures", p.do) for p in rs.procedures]
-    out += [(f"“Whenever: {humanize(t.id)}”", "triggers", t.do) for t in rs.triggers]
+    out += [(f"“Whenever: {md_escape(humanize(t.id))}”", "triggers", t.do)
+            for t in rs.triggers]
     return out
 
 
@@ -298,11 +304,12 @@ def _walk(d: Describer, block: list[Primitive], inside: list[str]
     for e in block:
         yield e, inside
         if isinstance(e, Choose):
-            asked = " ".join(e.text.split()) if e.text else d.text(e.choose)
+            asked = md_escape(e.text) if e.text else d.text(e.choose)
             within = [*inside, f"within the decision “{asked.rstrip(':. ')}”"]
             for o in e.options:
                 yield from _walk(d, o.do, [*within,
-                                           f"in the option “{humanize(o.id).capitalize()}”"])
+                                           "in the option "
+                                           f"“{md_escape(humanize(o.id).capitalize())}”"])
             yield from _walk(d, e.if_none, [*within, "if there is no option"])
             continue
         within = [*inside, f"within “{_head(d, e)}”"]
@@ -434,7 +441,7 @@ def _option_default(old: Any, new: Any, base: str) -> str | None:
         return None
     _, was, _ = _option_values(old)
     _, now, _ = _option_values(new)
-    return f"The option **{new.label}** is {now} unless chosen (in {base}: {was})."
+    return f"The option **{md_escape(new.label)}** is {now} unless chosen (in {base}: {was})."
 
 
 NOUNS = {"options": "option", "attributes": "piece attribute", "sets": "pieces",
@@ -462,7 +469,7 @@ def _part_entry(c: Change, base: _Side, side: _Side) -> _Entry:
         return _Entry(heading, order, _differences(old, new, base.title, indent))
     # not found in a compiled game (it always should be): still say what it is
     return _Entry(heading, order, [f"The {NOUNS.get(c.part, c.part)} "
-                                   f"**{humanize(c.id.replace('-', ' '))}**."])
+                                   f"**{md_escape(humanize(c.id.replace('-', ' ')))}**."])
 
 
 def _effect_entry(c: Change, base: _Side, side: _Side) -> _Entry | None:
@@ -498,7 +505,7 @@ def _effect_entry(c: Change, base: _Side, side: _Side) -> _Entry | None:
     old_lines = base.d.sentences([old])
     if verb == "replace" and old.text and new and [e.text for e in new] != [old.text]:
         # the designer's words say the old rule (its exact rule is in the base's rulebook)
-        old_lines = [" ".join(old.text.split())]
+        old_lines = [md_escape(old.text)]
     if verb == "remove" or not new:
         return _Entry("removed", order, _said(where, old_lines, indent))
     lines = [f"{where}:"]
@@ -522,8 +529,9 @@ def _game_entries(base: _Side, side: _Side) -> list[_Entry]:
     out = []
     for label, get in said:
         if get(old) != get(new):
-            out.append(_Entry("changed", 0, [f"**{label}**: {get(new)} "
-                                             f"(in {base.title}: {get(old)})."]))
+            out.append(_Entry("changed", 0, [
+                f"**{label}**: {md_escape(get(new), start=False)} "
+                f"(in {base.title}: {md_escape(get(old), start=False)})."]))
     return out
 
 
@@ -540,8 +548,8 @@ def differences(loaded: LoadedRuleset, base_loaded: LoadedRuleset
     """(added, removed, changed): each a list of Markdown list items."""
     info = loaded.variant
     assert info is not None
-    side = _Side(compile_game(loaded, {}), loaded.model.game.title)
-    base = _Side(compile_game(base_loaded, {}), info.base_title)
+    side = _Side(compile_game(loaded, {}), md_escape(loaded.model.game.title))
+    base = _Side(compile_game(base_loaded, {}), md_escape(info.base_title))
     entries: list[_Entry] = []
     for c in info.changes:
         entry: _Entry | None
@@ -596,7 +604,8 @@ def build_variant_page(loaded: LoadedRuleset, base_loaded: LoadedRuleset | None 
     seats = f"{g.seats.min}" if g.seats.min == g.seats.max else f"{g.seats.min}–{g.seats.max}"
     added, removed, changed = differences(loaded, base_loaded)
     return VariantPage(g.name, g.title, " ".join(g.summary.split()), info.base_name,
-                       info.base_title, seats, added, removed, changed)
+                       info.base_title, seats, as_markdown(added), as_markdown(removed),
+                       as_markdown(changed))
 
 
 __all__ = ["VariantPage", "build_variant_page", "differences", "markdown_list"]

@@ -24,6 +24,8 @@ Categories:
 - ``variants``: hostile variant files (circles, chains, paths out of the folder, edits of
   parts the base lacks, merges that break the base), in `variant_probes.py`
 - ``serve``: hostile requests to a running ``tabletop serve`` (``serve_probes.py``)
+- ``html``: markup in a ruleset's texts, through ``tabletop docs``: no page it writes
+  runs anything, and the texts are still there to read
 
 Everything is generated deterministically (fixed seeds), so a probe's name always
 means the same input. Probes named in issue 9 carry ``issue=True``.
@@ -31,11 +33,14 @@ means the same input. Probes named in issue 9 carry ``issue=True``.
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +52,7 @@ CLOSED = "<closed stdin>"
 """A probe's `stdin` for a process started with file descriptor 0 closed."""
 
 CATEGORIES = ("yaml", "schema", "expressions", "budgets", "templates", "saves", "cli",
-              "rules", "variants", "serve")
+              "rules", "variants", "serve", "html")
 
 PYTHON_LEAKS = ("<class '", "<module ", "<built-in", "<function ", "<bound method",
                 "object at 0x", "PWNED", "mappingproxy(")
@@ -100,6 +105,9 @@ class Probe:
     interrupt_after: float | None = None
     """Press Ctrl-C (SIGINT) after this many seconds: for work that is honestly endless
     (a hundred million games), which must keep its memory flat and stop cleanly."""
+    check: Callable[[Path], list[str]] | None = None
+    """Looks at the files the command left in the probe's folder; each text it returns
+    is a way the probe failed."""
 
     def __post_init__(self) -> None:
         if self.stdin == CLOSED or self.stdout_full or self.args[:1] == ("simulate",):
@@ -260,7 +268,7 @@ def catalogue() -> list[Probe]:
 
     probes = [*yaml_probes(), *schema_probes(), *expression_probes(), *budget_probes(),
               *template_probes(), *save_probes(), *cli_probes(), *rules_probes(),
-              *variant_probes()]
+              *variant_probes(), *html_probes()]
     names = [p.name for p in probes]
     duplicates = {n for n in names if names.count(n) > 1}
     assert not duplicates, f"duplicate probe names: {sorted(duplicates)}"
@@ -1537,4 +1545,103 @@ def rules_probes() -> list[Probe]:
         R("option-typo-in-rows", ruleset(ROWS="sise"), decision=False),
         R("option-typo-in-count", ruleset(COUNT="size * sise"), decision=False),
     ]
+    return probes
+
+
+# -- html -------------------------------------------------------------------------------
+
+MARKUP = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>",
+          "[x](javascript:alert(1))", "![i](javascript:alert(1)) <javascript:alert(1)>",
+          "\" onmouseover=\"alert(1) ' `|` {{7*7}} {: onclick=alert(1) }",
+          "</title></style><script>alert(1)</script>", "# alert(1) [bold]x[/bold]"]
+"""Markup a ruleset's text may carry: HTML, Markdown links and images, autolinks, quotes,
+code spans and table cells, attribute lists, a page's own closing tags, a heading."""
+HTML_PLACES = {
+    "title": lambda m: ruleset(TITLE=q(m)),
+    "value-name": lambda m: ruleset(NAMES="{1: " + q(m) + ", 2: big}"),
+    "says": lambda m: ruleset(SAYS=q(m + " {p}")),
+    "prompt": lambda m: ruleset(PROMPT=q(m.replace("{", "{{").replace("}", "}}"))),
+    "end-text": lambda m: ruleset().replace("- {id: e, when:", "- {id: e, text: " + q(m)
+                                            + ", when:"),
+    "zone-label": lambda m: ruleset().replace("{id: pile, kind: pile}",
+                                              "{id: pile, kind: pile, label: " + q(m) + "}"),
+    "ruling": lambda m: ruleset() + "rulings:\n  - {id: " + q(m) + ", text: " + q(m) + "}\n",
+}
+"""Where each piece of markup goes: ruleset(...) texts the rulebook shows."""
+
+
+DOCS_SECONDS = 3.0
+"""`tabletop docs` honestly writes a whole rulebook (pictures, Markdown, the print page):
+about 1 to 1.5 s of CPU time for these small rulesets."""
+
+
+class _Runs(HTMLParser):
+    """What in a page would run: a script with `alert`, an event handler, a
+    `javascript:` URL, an image or frame other than the rulebook's own pictures."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+        self.script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        src = dict(attrs).get("src") or ""
+        for name, value in attrs:
+            if name.startswith("on") or re.sub(r"\s", "", value or "").lower().startswith(
+                    "javascript:"):
+                self.found.append(f"<{tag} {name}=…>")
+        if tag in ("iframe", "object", "embed") or (
+                tag == "img" and not re.fullmatch(r"[\w./-]+\.svg", src)):
+            self.found.append(f"<{tag} src={src[:30]!r}>")
+        self.script = tag == "script"
+
+    def handle_data(self, data: str) -> None:
+        if self.script and "alert" in data:
+            self.found.append("a <script> from the ruleset")
+
+
+def pages_run(folder: Path) -> list[str]:
+    """The ways the rulebook `tabletop docs` wrote into folder/out could run something,
+    or lost the ruleset's words (the `check` of the html probes): its Markdown rendered
+    as mkdocs renders it, its print HTML and its pictures."""
+    import markdown
+
+    out = folder / "out"
+    files = sorted(p for p in out.rglob("*") if p.suffix in (".md", ".html", ".svg"))
+    if not files:
+        return []  # the ruleset was refused: the runner judges its message
+    problems = []
+    shown = False
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".md":
+            text = markdown.markdown(re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S),
+                                     extensions=["tables", "attr_list", "sane_lists"])
+        scan = _Runs()
+        scan.feed(text)
+        problems += [f"{path.relative_to(out)}: {found}" for found in scan.found]
+        shown = shown or "alert(1)" in html.unescape(re.sub(r"<[^>]+>", " ", text))
+    if not shown:
+        problems.append("the ruleset's text is nowhere to be read")
+    return problems
+
+
+def html_probes() -> list[Probe]:
+    probes = []
+    for place, make in HTML_PLACES.items():
+        for i, markup in enumerate(MARKUP):
+            probes.append(Probe(f"html/{place}-{i}", "html",
+                                ("docs", RULESET, "--out", "out"), {RULESET: make(markup)},
+                                located=RULESET, forbid=PYTHON_LEAKS, check=pages_run,
+                                seconds=DOCS_SECONDS,
+                                note=f"{place}: {markup[:40]!r}"))
+    for name in ("hostile_texts", "hostile_ids"):
+        files = {f"{name}.yaml": (ROOT / "tests" / "rulesets" / f"{name}.yaml").read_text()}
+        tests = ROOT / "tests" / "rulesets" / f"{name}.tests.yaml"
+        if tests.is_file():
+            files[f"{name}.tests.yaml"] = tests.read_text()
+        probes.append(Probe(f"html/{name}", "html", ("docs", f"{name}.yaml", "--out", "out"),
+                            files, located=f"{name}.yaml", forbid=PYTHON_LEAKS,
+                            check=pages_run, seconds=DOCS_SECONDS,
+                            note=f"tests/rulesets/{name}.yaml"))
     return probes

@@ -86,6 +86,8 @@ class Outcome:
     megabytes: float
     cpu_seconds: float
     timed_out: bool
+    problems: list[str] = field(default_factory=list)
+    """What the probe's `check` found in the files the command left."""
 
 
 @dataclass
@@ -211,11 +213,13 @@ def execute(probe: Probe, tabletop: str | None = None, limits: Limits | None = N
         seconds = time.monotonic() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
         _kill_group(proc.pid)  # worker processes it may have left behind
+        problems = probe.check(work) if probe.check and not timed_out else []
         return Outcome(
             code=None if timed_out else proc.returncode,
             stdout="" if probe.stdout_full else _read(out_path), stderr=_read(err_path),
             seconds=seconds, megabytes=_peak_kb(usage.ru_maxrss, inherited, hiwater) / 1024,
-            cpu_seconds=usage.ru_utime + usage.ru_stime, timed_out=timed_out)
+            cpu_seconds=usage.ru_utime + usage.ru_stime, timed_out=timed_out,
+            problems=problems)
     finally:
         shutil.rmtree(io_dir, ignore_errors=True)
         if own:
@@ -306,6 +310,8 @@ def judge(probe: Probe, outcome: Outcome, limits: Limits | None = None
     for bad in probe.forbid:
         if bad in text:
             fail("other", f"the output contains {bad!r}")
+    for problem in outcome.problems:
+        fail("other", problem)
     return failures
 
 
