@@ -1,9 +1,10 @@
 """Issue 9: secrets stay secret, and every bad input gets a clear message.
 
 Seeds decide every hidden card and die, so a fresh one is 128 random bits shown only
-once the game is over; hot-seat screens leave nothing in the terminal's scrollback;
-save files (the referee's record) are private and checked field by field; and odd
-command lines, full disks and closed inputs end in one message, never a traceback.
+once the game cannot go on (over, or stopped with no save: issue 38); hot-seat screens
+leave nothing in the terminal's scrollback; save files (the referee's record) are
+private and checked field by field; and odd command lines, full disks and closed inputs
+end in one message, never a traceback.
 Real processes are used where only they show the problem (/dev/full, a closed stdin,
 Ctrl-C, a terminal in tmux).
 """
@@ -109,6 +110,82 @@ def test_stopping_shows_the_seed_only_then(keys: str, stop: str) -> None:
                      r"caldera --players 2 --seed \d+", after), after
 
 
+@pytest.mark.parametrize(("keys", "stop"), [("1\nquit\n", "Game stopped."),
+                                            ("1\n", "End of input")])
+def test_stopping_a_saved_game_never_shows_its_seed(tmp_path: Path, keys: str,
+                                                    stop: str) -> None:
+    """Issue 38: the seed replays every secret, so while a save can continue the game
+    only the save (the referee's record) keeps it; so too when that save is continued."""
+    save = tmp_path / "g.json"
+    first = invoke("play", "bottoms-up", "--seat", "2=human", "--save", str(save),
+                   input=keys)
+    assert stop in first.stdout and f"Saved to {save}" in first.stdout
+    assert "seed" not in first.stdout.lower(), first.stdout
+    assert str(read_save(save).seed) not in first.stdout
+    again = invoke("play", "--load", str(save), input=keys)
+    assert stop in again.stdout and "seed" not in again.stdout.lower(), again.stdout
+
+
+STOPS: dict[str, Any] = {"quit": "quit", "ctrl-c": KeyboardInterrupt, "eof": EOFError}
+
+
+def _stopped(stop: str, *after: str, save: Path | None = None,
+             interactive: bool = True) -> tuple[int, str]:
+    """A caldera game (seed 5) stopped by `stop` after one decision, with the answers
+    `after` to what it then asks: its exit code and everything it printed."""
+    game = load_game("caldera")
+    seats = {1: "human", 2: "random"}
+    replies = iter(["1", STOPS[stop], *after])
+
+    def ask(prompt: str) -> str:
+        reply = next(replies)
+        if isinstance(reply, type):
+            raise reply
+        return reply
+
+    out = io.StringIO()
+    session = PlaySession(game, game.new_state(2, 5), seats, build_agents(game, seats, 5),
+                          SavedGame.start(game, 2, 5, seats), Console(file=out, width=100),
+                          ask, save_path=save, interactive=interactive, colour=False,
+                          replay="tabletop play caldera --players 2 --seed 5")
+    code = session.run()
+    assert next(replies, None) is None  # every answer was asked for
+    return code, out.getvalue()
+
+
+@pytest.mark.parametrize("stop", STOPS)
+def test_a_game_stopped_with_its_save_never_shows_the_seed(tmp_path: Path,
+                                                           stop: str) -> None:
+    save = tmp_path / "g.json"
+    code, text = _stopped(stop, save=save)
+    assert code == (0 if stop == "quit" else 1)
+    assert f"Saved to {save}" in text and "seed" not in text.lower(), text
+    assert read_save(save).seed == 5  # the save keeps it
+
+
+@pytest.mark.parametrize("stop", ["quit", "ctrl-c"])
+def test_a_game_saved_when_offered_never_shows_the_seed(tmp_path: Path, stop: str) -> None:
+    later = tmp_path / "later.json"
+    _, text = _stopped(stop, "y", str(later))
+    assert f"Saved to {later}" in text and "seed" not in text.lower(), text
+    assert read_save(later).seed == 5
+
+
+@pytest.mark.parametrize(("stop", "answers"), [("quit", ("n",)), ("ctrl-c", ("n",)),
+                                               ("eof", ())])
+def test_a_game_stopped_without_a_save_shows_the_seed(stop: str,
+                                                      answers: tuple[str, ...]) -> None:
+    """Declined (or nothing to decline: end of input), the game cannot go on, so its
+    seed is shown with the command that plays it again."""
+    _, text = _stopped(stop, *answers)
+    assert "This game's seed was 5; play it again from the start with:" in text, text
+
+
+def test_stopped_without_a_terminal_nor_a_save_shows_the_seed() -> None:
+    _, text = _stopped("quit", interactive=False)
+    assert "This game's seed was 5" in text
+
+
 def test_a_loaded_games_computer_players_are_reseeded_by_a_hash() -> None:
     """Loading after k decisions used to seed the players like a new game of seed S + k
     (a linear function of the seed); now each is derive_seed(S, "agent", seat, k)."""
@@ -165,49 +242,98 @@ def test_hand_over_clears_screen_and_scrollback_on_a_private_screen() -> None:
     assert "secret colour" not in text[text.rindex(leave):]
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (a real terminal)")
-def test_hot_seat_in_a_real_terminal_leaves_no_secret_in_the_scrollback() -> None:
-    """`tabletop play` in tmux: while seat 2 is at the keyboard, the whole history of the
-    pane (scrollback included) holds nothing of seat 1's secret colour."""
-    tmux = ["tmux", "-L", f"tabletop-test-{os.getpid()}", "-f", "/dev/null"]
-    command = shlex.join([*tabletop(), "play", "bottoms-up", "--players", "4", "--seat",
-                          "1=human", "--seat", "2=human", "--seed", "7"]) + "; sleep 60"
-    subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40",
-                    "-c", str(ROOT), command], check=True, timeout=30)
+class Pane:
+    """A real terminal: a tmux server of its own running one command in a 120×40 pane."""
 
-    def history() -> str:
-        return subprocess.run([*tmux, "capture-pane", "-p", "-t", "t", "-S", "-", "-E", "-"],
-                              capture_output=True, text=True, check=True, timeout=30).stdout
+    def __init__(self, name: str, command: str) -> None:
+        self.tmux = ["tmux", "-L", f"tabletop-{name}-{os.getpid()}", "-f", "/dev/null"]
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", "t", "-x", "120", "-y",
+                        "40", "-c", str(ROOT), command + "; sleep 60"], check=True,
+                       timeout=30)
 
-    def wait_for(text: str) -> str:
+    def history(self) -> str:
+        """The whole history of the pane, scrollback included."""
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-t", "t", "-S", "-",
+                               "-E", "-"], capture_output=True, text=True, check=True,
+                              timeout=30).stdout
+
+    def wait_for(self, text: str) -> str:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            seen = history()
+            seen = self.history()
             if text in seen:
                 return seen
             time.sleep(0.1)
-        raise AssertionError(f"{text!r} never showed; the pane holds:\n{history()}")
+        raise AssertionError(f"{text!r} never showed; the pane holds:\n{self.history()}")
 
-    def keys(*typed: str) -> None:
-        subprocess.run([*tmux, "send-keys", "-t", "t", *typed], check=True, timeout=30)
+    def keys(self, *typed: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", "-t", "t", *typed], check=True, timeout=30)
 
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], check=False, timeout=30)
+
+
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None,
+                                reason="needs tmux (a real terminal)")
+
+
+def _hot_seat_round(pane: Pane) -> str:
+    """Player 1 and then Player 2 of Bottoms Up take the keyboard in turn (Player 1
+    makes a decision); the pane's history while Player 2 is at it."""
+    pane.wait_for("Player 1, press Enter")
+    pane.keys("Enter")
+    seat1 = pane.wait_for("Player 1>")
+    assert re.search(r"secret colour Player 1 \w+", seat1)
+    pane.keys("1", "Enter")
+    handed = pane.wait_for("Player 2, press Enter")
+    assert "secret colour" not in handed, handed
+    pane.keys("Enter")
+    return pane.wait_for("Player 2>")
+
+
+@needs_tmux
+def test_hot_seat_in_a_real_terminal_leaves_no_secret_in_the_scrollback() -> None:
+    """`tabletop play` in tmux: while seat 2 is at the keyboard, the whole history of the
+    pane (scrollback included) holds nothing of seat 1's secret colour. Stopped, and
+    the offer to save declined, the game cannot go on: then its seed is shown."""
+    pane = Pane("hot-seat", shlex.join([*tabletop(), "play", "bottoms-up", "--players",
+                                        "4", "--seat", "1=human", "--seat", "2=human",
+                                        "--seed", "7"]))
     try:
-        wait_for("Player 1, press Enter")
-        keys("Enter")
-        seat1 = wait_for("Player 1>")
-        assert re.search(r"secret colour Player 1 \w+", seat1)
-        keys("1", "Enter")
-        handed = wait_for("Player 2, press Enter")
-        assert "secret colour" not in handed, handed
-        keys("Enter")
-        seat2 = wait_for("Player 2>")
+        seat2 = _hot_seat_round(pane)
         assert "secret colour Player 2" in seat2
         assert "secret colour Player 1" not in seat2, seat2
-        keys("quit", "Enter")
-        after = wait_for("Save this game")  # back on the ordinary screen
+        pane.keys("quit", "Enter")
+        after = pane.wait_for("Save this game")  # back on the ordinary screen
         assert "secret colour" not in after, after
+        pane.keys("n", "Enter")
+        pane.wait_for("This game's seed was 7; play it again")
     finally:
-        subprocess.run([*tmux, "kill-server"], check=False, timeout=30)
+        pane.close()
+
+
+@needs_tmux
+@pytest.mark.parametrize(("stop", "said"), [(("quit", "Enter"), "Game stopped."),
+                                            (("C-c",), "Interrupted.")])
+def test_in_a_real_terminal_a_saved_game_stopped_shows_no_seed(
+        tmp_path: Path, stop: tuple[str, ...], said: str) -> None:
+    """Issue 38's case: `play bottoms-up --seat 2=human --save g.json`, a round, then
+    `quit` or Ctrl-C: the screen says where the game is saved, and nothing of its seed."""
+    save = tmp_path / "g.json"
+    pane = Pane(f"saved-{len(stop)}", shlex.join([*tabletop(), "play", "bottoms-up",
+                                                  "--seat", "2=human", "--save",
+                                                  str(save)]))
+    try:
+        _hot_seat_round(pane)
+        pane.keys(*stop)
+        shown = pane.wait_for(f"Saved to {save}")
+        assert said in shown
+        time.sleep(0.5)  # anything it would print after
+        shown = pane.history()
+        assert "seed" not in shown.lower(), shown
+        assert str(read_save(save).seed) not in shown.replace("\n", "")
+    finally:
+        pane.close()
 
 
 # -- 3. save files are the referee's record ------------------------------------------------

@@ -3,7 +3,9 @@
 The loop takes its console and input function as arguments, so tests drive it with
 scripted input and read what it printed. A person's screen is drawn from their seat's
 view only. With a save file, the game is saved after every decision, so quitting,
-Ctrl-C or a crash never loses more than the decision being typed.
+Ctrl-C or a crash never loses more than the decision being typed. The seed (which
+decides every secret) is shown only once the game cannot go on: over, or stopped
+without a save.
 """
 
 from __future__ import annotations
@@ -118,7 +120,8 @@ class PlaySession:
     """Hot-seat play: the person whose view may be on screen now."""
     replay: str | None = None
     """The command that plays this game again. It names the seed, which decides every
-    hidden card and die, so it is shown only once the game is over or stopped."""
+    hidden card and die, so it is shown only once the game cannot go on: over by its
+    rules, or stopped with no save (see `show_seed`)."""
     private_screen: bool = False
     """Whether hot-seat screens are being drawn on the terminal's alternate screen."""
     fit: bool = False
@@ -435,10 +438,13 @@ class PlaySession:
         self.show_seed()
 
     def show_seed(self) -> None:
-        """Now that the game is over or stopped: its seed, as the command that plays it
-        again from the start (same set-up and chance; the same computer players' moves
-        too, unless the game was resumed from a save, which re-seeds them)."""
-        if self.replay is not None:
+        """The seed, as the command that plays the game again from the start (same
+        set-up and chance; the same computer players' moves too, unless the game was
+        resumed from a save, which re-seeds them), once the game cannot go on: over by
+        its rules, or stopped with no save. While a save can continue it, the seed
+        would give away every secret still to come, so only the save (the referee's
+        record) keeps it."""
+        if self.replay is not None and (self.state.over or self.save_path is None):
             self.console.print(Text(f"This game's seed was {self.record.seed}; play it "
                                     f"again from the start with:\n  {self.replay}"),
                                soft_wrap=True)
@@ -475,7 +481,7 @@ class PlaySession:
         self.save_path = Path(name)
         try:
             self.save()
-        except SaveFileError as exc:  # say so, and still show the seed afterwards
+        except SaveFileError as exc:  # say so: with no save, the seed is shown after
             self.save_path = None
             self.console.print(Text(f"Not saved: {exc}", style="red"), soft_wrap=True)
             return

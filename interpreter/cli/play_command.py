@@ -38,7 +38,7 @@ def build_agents(game: Game, seats: dict[int, str], seed: int,
 
 def fresh_seed() -> int:
     """A new game's seed: 128 bits from the operating system, so nobody can guess it (it
-    decides every hidden card and die), and never shown before the game is over."""
+    decides every hidden card and die), and never shown while the game can go on."""
     return secrets.randbits(128)
 
 
@@ -73,8 +73,9 @@ def play(
         show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", metavar="S", parser=parse_seed, help="Random seed, a whole number "
-        "(default: 128 fresh random bits, kept secret until the game is over, then shown "
-        "with the command that plays the same game again).", show_default=False)] = None,
+        "(default: 128 fresh random bits, kept secret while the game can go on; shown, "
+        "with the command that plays the same game again, once it is over or stopped "
+        "without a save).", show_default=False)] = None,
     save: Annotated[Path | None, typer.Option(
         "--save", metavar="FILE", help="Save the game to FILE after every decision. The "
         "file holds the seed and every decision, secret ones too: it is written readable "
@@ -101,9 +102,10 @@ def play(
     screen fits its size, so the board stays in view. With --save (or --load) nothing
     is lost when you stop: continue later with `--load FILE`.
 
-    The seed decides everything hidden, so it stays secret until the game ends or you
-    stop. A save file is the referee's record (seed and every decision, secret picks
-    too): it is written readable by its owner only (mode 0600).
+    The seed decides everything hidden, so it stays secret while the game can go on: it
+    is shown when the game ends, or when you stop it without saving. A save file is the
+    referee's record (seed and every decision, secret picks too): it is written readable
+    by its owner only (mode 0600).
     """
     console = Console()
     if force and load_from is None:
