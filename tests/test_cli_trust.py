@@ -89,7 +89,7 @@ def test_a_save_that_fails_when_quitting_is_said_and_the_seed_still_shown(
         tmp_path: Path) -> None:
     game = load_game("caldera")
     seats = {1: "human", 2: "random"}
-    answers = iter(["quit", "y", str(tmp_path / "no-such-folder" / "later.json")])
+    answers = iter(["quit", "y", str(tmp_path / "no-such-folder" / "later.json"), ""])
     out = io.StringIO()
     session = PlaySession(game, game.new_state(2, 5), seats, build_agents(game, seats, 5),
                           SavedGame.start(game, 2, 5, seats), Console(file=out, width=100),

@@ -3,14 +3,15 @@
 The loop takes its console and input function as arguments, so tests drive it with
 scripted input and read what it printed. A person's screen is drawn from their seat's
 view only. With a save file, the game is saved after every decision, so quitting,
-Ctrl-C or a crash never loses more than the decision being typed. The seed (which
-decides every secret) is shown only once the game cannot go on: over, or stopped
-without a save.
+Ctrl-C or a crash never loses more than the decision being typed; the game holds its
+save file while it runs, so no second game overwrites it. The seed (which decides every
+secret) is shown only once the game cannot go on: over, or stopped without a save.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_me
 from interpreter.load.catalog import shorten
 from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
-from interpreter.run.record import SavedGame, write_save
+from interpreter.run.record import SavedGame, SaveInUse, SaveLock, write_save
 from interpreter.run.state import State
 from interpreter.run.view import has_secrets, view, witnesses
 
@@ -75,6 +76,7 @@ another person."""
 HELP = HOW_TO_CHOOSE + "\n" + COMMANDS
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
+YES_WORDS = frozenset({"y", "yes"})
 
 
 class Quit(Exception):
@@ -132,11 +134,25 @@ class PlaySession:
     rules_file: str | None = None
     """The ruleset file the game was played from (None: a bundled game), which the
     command that continues a save must name."""
+    locks: list[SaveLock] = field(default_factory=list)
+    """This game's hold on its save file(s), let go when the session ends."""
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
         """Play to the end (exit code 0), or until the person stops (0 for quit, 1 for
         Ctrl-C or end of input)."""
+        try:
+            return self._run()
+        finally:
+            self.release()
+
+    def release(self) -> None:
+        """Let go of the save file(s), so another game may continue them."""
+        for lock in self.locks:
+            lock.release()
+        self.locks.clear()
+
+    def _run(self) -> int:
         self.save()
         try:
             try:
@@ -472,25 +488,68 @@ class PlaySession:
                            "--load", str(path)])
 
     def offer_save(self) -> None:
-        """Ask whether to keep the unfinished game, and where."""
+        """Ask whether to keep the unfinished game, and where: never over a file
+        without asking, never into a file another game is being saved to."""
         answer = self.ask("Save this game to continue later? [y/N] ").strip().lower()
-        if answer not in ("y", "yes"):
+        if answer not in YES_WORDS:
             return
-        default = f"{self.game.name}-save.json"
+        default = free_name(f"{self.game.name}-save.json")
         name = self.ask(f"File name [{default}]: ").strip() or default
+        while True:
+            lock = self.claim(Path(name))
+            if lock is not None:
+                break
+            name = self.ask("Another file name (empty: do not save): ").strip()
+            if not name:
+                return
         self.save_path = Path(name)
         try:
             self.save()
         except SaveFileError as exc:  # say so: with no save, the seed is shown after
             self.save_path = None
+            lock.release()
             self.console.print(Text(f"Not saved: {exc}", style="red"), soft_wrap=True)
             return
+        self.locks.append(lock)
         self.console.print(Text(f"Saved to {name}; continue with "
                                 f"`{self.resume_command(name)}`."), soft_wrap=True)
+
+    def claim(self, path: Path) -> SaveLock | None:
+        """Hold `path` for this game, once the person agrees to replace what is there;
+        None (having said why) when it may not be used."""
+        try:
+            lock = SaveLock.take(path)
+        except SaveInUse:
+            self.console.print(Text(f"Not saved: another game is being saved to {path} "
+                                    "right now.", style="yellow"), soft_wrap=True)
+            return None
+        except SaveFileError as exc:
+            self.console.print(Text(f"Not saved: {exc}", style="red"), soft_wrap=True)
+            return None
+        try:
+            if os.path.lexists(path):
+                answer = self.ask(f"{path} already exists. Replace it? [y/N] ")
+                if answer.strip().lower() not in YES_WORDS:
+                    lock.release()
+                    return None
+        except BaseException:
+            lock.release()
+            raise
+        return lock
 
     def save(self) -> None:
         if self.save_path is not None:
             write_save(self.save_path, self.record)
+
+
+def free_name(name: str) -> str:
+    """`name`, or the first of `name-2`, `name-3` … (before its suffix) that is free."""
+    path = Path(name)
+    for number in range(2, 1000):
+        if not os.path.lexists(path):
+            break
+        path = Path(name).with_stem(f"{Path(name).stem}-{number}")
+    return str(path)
 
 
 def recall(game: Game, record: SavedGame, seats: dict[int, str],
