@@ -33,7 +33,7 @@ from rich.console import Console
 
 from interpreter.agents import make_agent
 from interpreter.api import load, load_game
-from interpreter.cli.play import PlaySession
+from interpreter.cli.play import PlaySession, line_reader
 from interpreter.cli.play_command import build_agents
 from interpreter.run import playout, record, rng
 from interpreter.run.record import SavedGame, read_save, write_save
@@ -517,6 +517,63 @@ def test_a_runaway_moves_line_is_refused_without_quoting_it(tmp_path: Path) -> N
     assert result.exit_code == 1
     assert "line 1: a move of 1,000,000 characters" in result.stderr
     assert len(result.stderr) < 500
+
+
+def test_a_runaway_line_at_the_play_prompt_is_refused_unread() -> None:
+    """Issue 38: a 5 MB line typed at the prompt took 13 s and 544 MB (matched against
+    every option); now at most LINE_LIMIT characters of a line are read, the rest is
+    skipped a chunk at a time, and the prompt asks again."""
+    typed = "x" * 5_000_000 + "\n1\nquit\n"
+    began = time.process_time()
+    result = invoke("play", "caldera", "--seed", "1", input=typed)
+    seconds = time.process_time() - began
+    tracemalloc.start()  # measured apart: tracing slows everything down
+    try:
+        invoke("play", "caldera", "--seed", "1", input=typed)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 0, result.output
+    assert "That line is too long (more than 10,000 characters)" in result.stdout
+    assert "not a legal option" not in result.stdout and "xxxxxxxxxx" not in result.stdout
+    assert "Game stopped" in result.stdout
+    assert seconds < 2, seconds
+    assert peak < 60_000_000, peak  # the input itself is 5 MB, held as text and bytes
+
+
+def test_lines_just_under_the_limit_are_matched_quickly() -> None:
+    """A line of 10,000 characters is read, then matched against every option: that
+    costs little (each form of the line is worked out once, a pattern only when some
+    option's text is long enough to hold it, no 'did you mean' for a line far longer
+    than any notation). These 102 lines took 42 s of CPU time; now under a second."""
+    typed = ("a5-se " * 1666 + "\n") * 50 + " ".join(f"w{i}" for i in range(1400)) + "\n"
+    invoke("play", "caldera", "--seed", "1", input="quit\n")  # the game loaded once
+    began = time.process_time()
+    result = invoke("play", "caldera", "--seed", "1", input=typed * 2 + "quit\n")
+    seconds = time.process_time() - began
+    assert result.exit_code == 0 and "Game stopped" in result.stdout
+    assert seconds < 1.5, seconds
+
+
+def _read(text: str, limit: int = 10) -> tuple[list[str], str]:
+    """Every line `line_reader` reads from `text` (until the end of input), and what
+    it printed."""
+    out = io.StringIO()
+    ask = line_reader(Console(file=out, width=100), lambda: source, limit=limit)
+    source = io.StringIO(text)
+    lines = []
+    with pytest.raises(EOFError):
+        while True:
+            lines.append(ask("> "))
+    return lines, out.getvalue()
+
+
+def test_prompt_lines_are_bounded() -> None:
+    assert _read("0123456789\nab\r\nlast")[0] == ["0123456789", "ab", "last"]
+    lines, said = _read("0123456789A\nok\n" + "y" * 25 + "\n" + "z" * 1000)
+    assert lines == ["ok"]
+    assert said.count("That line is too long (more than 10 characters)") == 3
+    assert "yyy" not in said and "zzz" not in said
 
 
 def test_simulate_streams_its_games(tmp_path: Path) -> None:

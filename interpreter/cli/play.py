@@ -6,6 +6,8 @@ view only. With a save file, the game is saved after every decision, so quitting
 Ctrl-C or a crash never loses more than the decision being typed; the game holds its
 save file while it runs, so no second game overwrites it. The seed (which decides every
 secret) is shown only once the game cannot go on: over, or stopped without a save.
+A line typed at a prompt is read up to `LINE_LIMIT` characters, so a runaway line
+(a file of junk on stdin) costs neither time nor memory.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from __future__ import annotations
 import copy
 import os
 import shlex
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from rich.console import Console, Group
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -77,6 +81,51 @@ HELP = HOW_TO_CHOOSE + "\n" + COMMANDS
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 YES_WORDS = frozenset({"y", "yes"})
+
+LINE_LIMIT = 10_000
+"""Most characters one typed line may hold: far more than any notation a person types
+(and than a save's longest notation), so a longer line is a mistake, refused unread."""
+_SKIP_CHUNK = 64 * 1024
+
+
+def line_reader(console: Console, stream: Callable[[], TextIO | None] = lambda: sys.stdin,
+                limit: int = LINE_LIMIT) -> Callable[[str], str]:
+    """`ask` for a session: shows the prompt, reads one line of at most `limit`
+    characters (a longer one is skipped in chunks, said to be too long, and asked
+    again), without its newline; EOFError at the end of input."""
+
+    def ask(prompt: str) -> str:
+        while True:
+            console.print(Text(prompt), end="")
+            source = stream()
+            if source is None:
+                raise EOFError
+            line = source.readline(limit + 1)
+            if not line:
+                raise EOFError
+            if line.endswith("\n"):
+                return line[:-1].removesuffix("\r")
+            if len(line) <= limit:
+                return line  # the last line of the input, without a newline
+            ended = _skip_line(source)
+            console.print()
+            console.print(Text(f"That line is too long (more than {limit:,} characters); "
+                               "nothing of it was read.", style="red"), soft_wrap=True)
+            if not ended:
+                raise EOFError
+
+    return ask
+
+
+def _skip_line(source: TextIO) -> bool:
+    """Read past the rest of a line a chunk at a time (constant memory); whether a
+    newline ended it (False: the input ended first)."""
+    while True:
+        chunk = source.readline(_SKIP_CHUNK)
+        if not chunk:
+            return False
+        if chunk.endswith("\n"):
+            return True
 
 
 class Quit(Exception):
@@ -353,7 +402,7 @@ class PlaySession:
                 listed, what = options, "options"
                 shown = self.show_turn(seen, [], options).shown
                 continue
-            hint = did_you_mean(text, [o.notation for o in options])
+            hint = close_notation(text, options)
             self.mistake(f"'{shorten(text, 40)}' is not a legal option"
                          + (f"; {hint}" if hint else ""))
 
@@ -572,6 +621,17 @@ def hidden_from(game: Game, state: State, seat: int) -> set[int]:
     return {p for p in range(game.n_pieces) if seat not in witnesses(game, state, (p,))}
 
 
+def close_notation(text: str, options: list[Option]) -> str | None:
+    """'did you mean' an option whose notation is close to `text`. A text over three
+    times as long as every notation is close to none (difflib's ratio is below its 0.6
+    cutoff), and comparing a long line costs far more than a short one, so it is not
+    compared at all."""
+    notations = [o.notation for o in options]
+    if len(text) > 3 * max(map(len, notations), default=0):
+        return None
+    return did_you_mean(text, notations)
+
+
 def match_option(options: list[Option], text: str) -> Option:
     """A typed option: its number in the list (from 1) or its notation (case and
     spaces ignored). Anything else is an IllegalMove saying what was wrong."""
@@ -585,5 +645,5 @@ def match_option(options: list[Option], text: str) -> Option:
     found = exact_match(options, text)
     if found is not None:
         return found
-    hint = did_you_mean(text, [o.notation for o in options])
+    hint = close_notation(text, options)
     raise IllegalMove(f"'{text}' is not a legal option" + (f"; {hint}" if hint else ""))

@@ -18,7 +18,7 @@ from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
 from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
-from interpreter.cli.play import PlaySession, recall
+from interpreter.cli.play import PlaySession, line_reader, recall
 from interpreter.compile.game import compile_game
 from interpreter.errors import IllegalMove, SaveFileError, UsageError
 from interpreter.load.catalog import bundled_names, rulesets_dir
@@ -198,7 +198,7 @@ def _play(game_ref: str | None, players: int | None, option: list[str] | None,
     if settings_note is not None:
         console.print(Text(settings_note, style="dim"), soft_wrap=True)
     session = PlaySession(game, state, seats, agents, record, console,
-                          ask=lambda prompt: console.input(Text(prompt)),
+                          ask=line_reader(console),
                           save_path=save_path,
                           interactive=sys.stdin is not None and sys.stdin.isatty(),
                           colour=console.color_system is not None,
