@@ -1,9 +1,10 @@
 """Issue 9: secrets stay secret, and every bad input gets a clear message.
 
 Seeds decide every hidden card and die, so a fresh one is 128 random bits shown only
-once the game is over; hot-seat screens leave nothing in the terminal's scrollback;
-save files (the referee's record) are private and checked field by field; and odd
-command lines, full disks and closed inputs end in one message, never a traceback.
+once the game cannot go on (over, or stopped with no save: issue 38); hot-seat screens
+leave nothing in the terminal's scrollback; save files (the referee's record) are
+private and checked field by field; and odd command lines, full disks and closed inputs
+end in one message, never a traceback.
 Real processes are used where only they show the problem (/dev/full, a closed stdin,
 Ctrl-C, a terminal in tmux).
 """
@@ -32,7 +33,7 @@ from rich.console import Console
 
 from interpreter.agents import make_agent
 from interpreter.api import load, load_game
-from interpreter.cli.play import PlaySession
+from interpreter.cli.play import PlaySession, line_reader
 from interpreter.cli.play_command import build_agents
 from interpreter.run import playout, record, rng
 from interpreter.run.record import SavedGame, read_save, write_save
@@ -88,7 +89,7 @@ def test_a_save_that_fails_when_quitting_is_said_and_the_seed_still_shown(
         tmp_path: Path) -> None:
     game = load_game("caldera")
     seats = {1: "human", 2: "random"}
-    answers = iter(["quit", "y", str(tmp_path / "no-such-folder" / "later.json")])
+    answers = iter(["quit", "y", str(tmp_path / "no-such-folder" / "later.json"), ""])
     out = io.StringIO()
     session = PlaySession(game, game.new_state(2, 5), seats, build_agents(game, seats, 5),
                           SavedGame.start(game, 2, 5, seats), Console(file=out, width=100),
@@ -107,6 +108,82 @@ def test_stopping_shows_the_seed_only_then(keys: str, stop: str) -> None:
     assert sep and "seed" not in before.lower()
     assert re.search(r"seed was \d+; play it again from the start with:\s+tabletop play "
                      r"caldera --players 2 --seed \d+", after), after
+
+
+@pytest.mark.parametrize(("keys", "stop"), [("1\nquit\n", "Game stopped."),
+                                            ("1\n", "End of input")])
+def test_stopping_a_saved_game_never_shows_its_seed(tmp_path: Path, keys: str,
+                                                    stop: str) -> None:
+    """Issue 38: the seed replays every secret, so while a save can continue the game
+    only the save (the referee's record) keeps it; so too when that save is continued."""
+    save = tmp_path / "g.json"
+    first = invoke("play", "bottoms-up", "--seat", "2=human", "--save", str(save),
+                   input=keys)
+    assert stop in first.stdout and f"Saved to {save}" in first.stdout
+    assert "seed" not in first.stdout.lower(), first.stdout
+    assert str(read_save(save).seed) not in first.stdout
+    again = invoke("play", "--load", str(save), input=keys)
+    assert stop in again.stdout and "seed" not in again.stdout.lower(), again.stdout
+
+
+STOPS: dict[str, Any] = {"quit": "quit", "ctrl-c": KeyboardInterrupt, "eof": EOFError}
+
+
+def _stopped(stop: str, *after: str, save: Path | None = None,
+             interactive: bool = True) -> tuple[int, str]:
+    """A caldera game (seed 5) stopped by `stop` after one decision, with the answers
+    `after` to what it then asks: its exit code and everything it printed."""
+    game = load_game("caldera")
+    seats = {1: "human", 2: "random"}
+    replies = iter(["1", STOPS[stop], *after])
+
+    def ask(prompt: str) -> str:
+        reply = next(replies)
+        if isinstance(reply, type):
+            raise reply
+        return reply
+
+    out = io.StringIO()
+    session = PlaySession(game, game.new_state(2, 5), seats, build_agents(game, seats, 5),
+                          SavedGame.start(game, 2, 5, seats), Console(file=out, width=100),
+                          ask, save_path=save, interactive=interactive, colour=False,
+                          replay="tabletop play caldera --players 2 --seed 5")
+    code = session.run()
+    assert next(replies, None) is None  # every answer was asked for
+    return code, out.getvalue()
+
+
+@pytest.mark.parametrize("stop", STOPS)
+def test_a_game_stopped_with_its_save_never_shows_the_seed(tmp_path: Path,
+                                                           stop: str) -> None:
+    save = tmp_path / "g.json"
+    code, text = _stopped(stop, save=save)
+    assert code == (0 if stop == "quit" else 1)
+    assert f"Saved to {save}" in text and "seed" not in text.lower(), text
+    assert read_save(save).seed == 5  # the save keeps it
+
+
+@pytest.mark.parametrize("stop", ["quit", "ctrl-c"])
+def test_a_game_saved_when_offered_never_shows_the_seed(tmp_path: Path, stop: str) -> None:
+    later = tmp_path / "later.json"
+    _, text = _stopped(stop, "y", str(later))
+    assert f"Saved to {later}" in text and "seed" not in text.lower(), text
+    assert read_save(later).seed == 5
+
+
+@pytest.mark.parametrize(("stop", "answers"), [("quit", ("n",)), ("ctrl-c", ("n",)),
+                                               ("eof", ())])
+def test_a_game_stopped_without_a_save_shows_the_seed(stop: str,
+                                                      answers: tuple[str, ...]) -> None:
+    """Declined (or nothing to decline: end of input), the game cannot go on, so its
+    seed is shown with the command that plays it again."""
+    _, text = _stopped(stop, *answers)
+    assert "This game's seed was 5; play it again from the start with:" in text, text
+
+
+def test_stopped_without_a_terminal_nor_a_save_shows_the_seed() -> None:
+    _, text = _stopped("quit", interactive=False)
+    assert "This game's seed was 5" in text
 
 
 def test_a_loaded_games_computer_players_are_reseeded_by_a_hash() -> None:
@@ -165,49 +242,98 @@ def test_hand_over_clears_screen_and_scrollback_on_a_private_screen() -> None:
     assert "secret colour" not in text[text.rindex(leave):]
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (a real terminal)")
-def test_hot_seat_in_a_real_terminal_leaves_no_secret_in_the_scrollback() -> None:
-    """`tabletop play` in tmux: while seat 2 is at the keyboard, the whole history of the
-    pane (scrollback included) holds nothing of seat 1's secret colour."""
-    tmux = ["tmux", "-L", f"tabletop-test-{os.getpid()}", "-f", "/dev/null"]
-    command = shlex.join([*tabletop(), "play", "bottoms-up", "--players", "4", "--seat",
-                          "1=human", "--seat", "2=human", "--seed", "7"]) + "; sleep 60"
-    subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40",
-                    "-c", str(ROOT), command], check=True, timeout=30)
+class Pane:
+    """A real terminal: a tmux server of its own running one command in a 120×40 pane."""
 
-    def history() -> str:
-        return subprocess.run([*tmux, "capture-pane", "-p", "-t", "t", "-S", "-", "-E", "-"],
-                              capture_output=True, text=True, check=True, timeout=30).stdout
+    def __init__(self, name: str, command: str) -> None:
+        self.tmux = ["tmux", "-L", f"tabletop-{name}-{os.getpid()}", "-f", "/dev/null"]
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", "t", "-x", "120", "-y",
+                        "40", "-c", str(ROOT), command + "; sleep 60"], check=True,
+                       timeout=30)
 
-    def wait_for(text: str) -> str:
+    def history(self) -> str:
+        """The whole history of the pane, scrollback included."""
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-t", "t", "-S", "-",
+                               "-E", "-"], capture_output=True, text=True, check=True,
+                              timeout=30).stdout
+
+    def wait_for(self, text: str) -> str:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            seen = history()
+            seen = self.history()
             if text in seen:
                 return seen
             time.sleep(0.1)
-        raise AssertionError(f"{text!r} never showed; the pane holds:\n{history()}")
+        raise AssertionError(f"{text!r} never showed; the pane holds:\n{self.history()}")
 
-    def keys(*typed: str) -> None:
-        subprocess.run([*tmux, "send-keys", "-t", "t", *typed], check=True, timeout=30)
+    def keys(self, *typed: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", "-t", "t", *typed], check=True, timeout=30)
 
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], check=False, timeout=30)
+
+
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None,
+                                reason="needs tmux (a real terminal)")
+
+
+def _hot_seat_round(pane: Pane) -> str:
+    """Player 1 and then Player 2 of Bottoms Up take the keyboard in turn (Player 1
+    makes a decision); the pane's history while Player 2 is at it."""
+    pane.wait_for("Player 1, press Enter")
+    pane.keys("Enter")
+    seat1 = pane.wait_for("Player 1>")
+    assert re.search(r"secret colour Player 1 \w+", seat1)
+    pane.keys("1", "Enter")
+    handed = pane.wait_for("Player 2, press Enter")
+    assert "secret colour" not in handed, handed
+    pane.keys("Enter")
+    return pane.wait_for("Player 2>")
+
+
+@needs_tmux
+def test_hot_seat_in_a_real_terminal_leaves_no_secret_in_the_scrollback() -> None:
+    """`tabletop play` in tmux: while seat 2 is at the keyboard, the whole history of the
+    pane (scrollback included) holds nothing of seat 1's secret colour. Stopped, and
+    the offer to save declined, the game cannot go on: then its seed is shown."""
+    pane = Pane("hot-seat", shlex.join([*tabletop(), "play", "bottoms-up", "--players",
+                                        "4", "--seat", "1=human", "--seat", "2=human",
+                                        "--seed", "7"]))
     try:
-        wait_for("Player 1, press Enter")
-        keys("Enter")
-        seat1 = wait_for("Player 1>")
-        assert re.search(r"secret colour Player 1 \w+", seat1)
-        keys("1", "Enter")
-        handed = wait_for("Player 2, press Enter")
-        assert "secret colour" not in handed, handed
-        keys("Enter")
-        seat2 = wait_for("Player 2>")
+        seat2 = _hot_seat_round(pane)
         assert "secret colour Player 2" in seat2
         assert "secret colour Player 1" not in seat2, seat2
-        keys("quit", "Enter")
-        after = wait_for("Save this game")  # back on the ordinary screen
+        pane.keys("quit", "Enter")
+        after = pane.wait_for("Save this game")  # back on the ordinary screen
         assert "secret colour" not in after, after
+        pane.keys("n", "Enter")
+        pane.wait_for("This game's seed was 7; play it again")
     finally:
-        subprocess.run([*tmux, "kill-server"], check=False, timeout=30)
+        pane.close()
+
+
+@needs_tmux
+@pytest.mark.parametrize(("stop", "said"), [(("quit", "Enter"), "Game stopped."),
+                                            (("C-c",), "Interrupted.")])
+def test_in_a_real_terminal_a_saved_game_stopped_shows_no_seed(
+        tmp_path: Path, stop: tuple[str, ...], said: str) -> None:
+    """Issue 38's case: `play bottoms-up --seat 2=human --save g.json`, a round, then
+    `quit` or Ctrl-C: the screen says where the game is saved, and nothing of its seed."""
+    save = tmp_path / "g.json"
+    pane = Pane(f"saved-{len(stop)}", shlex.join([*tabletop(), "play", "bottoms-up",
+                                                  "--seat", "2=human", "--save",
+                                                  str(save)]))
+    try:
+        _hot_seat_round(pane)
+        pane.keys(*stop)
+        shown = pane.wait_for(f"Saved to {save}")
+        assert said in shown
+        time.sleep(0.5)  # anything it would print after
+        shown = pane.history()
+        assert "seed" not in shown.lower(), shown
+        assert str(read_save(save).seed) not in shown.replace("\n", "")
+    finally:
+        pane.close()
 
 
 # -- 3. save files are the referee's record ------------------------------------------------
@@ -391,6 +517,63 @@ def test_a_runaway_moves_line_is_refused_without_quoting_it(tmp_path: Path) -> N
     assert result.exit_code == 1
     assert "line 1: a move of 1,000,000 characters" in result.stderr
     assert len(result.stderr) < 500
+
+
+def test_a_runaway_line_at_the_play_prompt_is_refused_unread() -> None:
+    """Issue 38: a 5 MB line typed at the prompt took 13 s and 544 MB (matched against
+    every option); now at most LINE_LIMIT characters of a line are read, the rest is
+    skipped a chunk at a time, and the prompt asks again."""
+    typed = "x" * 5_000_000 + "\n1\nquit\n"
+    began = time.process_time()
+    result = invoke("play", "caldera", "--seed", "1", input=typed)
+    seconds = time.process_time() - began
+    tracemalloc.start()  # measured apart: tracing slows everything down
+    try:
+        invoke("play", "caldera", "--seed", "1", input=typed)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 0, result.output
+    assert "That line is too long (more than 10,000 characters)" in result.stdout
+    assert "not a legal option" not in result.stdout and "xxxxxxxxxx" not in result.stdout
+    assert "Game stopped" in result.stdout
+    assert seconds < 2, seconds
+    assert peak < 60_000_000, peak  # the input itself is 5 MB, held as text and bytes
+
+
+def test_lines_just_under_the_limit_are_matched_quickly() -> None:
+    """A line of 10,000 characters is read, then matched against every option: that
+    costs little (each form of the line is worked out once, a pattern only when some
+    option's text is long enough to hold it, no 'did you mean' for a line far longer
+    than any notation). These 102 lines took 42 s of CPU time; now under a second."""
+    typed = ("a5-se " * 1666 + "\n") * 50 + " ".join(f"w{i}" for i in range(1400)) + "\n"
+    invoke("play", "caldera", "--seed", "1", input="quit\n")  # the game loaded once
+    began = time.process_time()
+    result = invoke("play", "caldera", "--seed", "1", input=typed * 2 + "quit\n")
+    seconds = time.process_time() - began
+    assert result.exit_code == 0 and "Game stopped" in result.stdout
+    assert seconds < 1.5, seconds
+
+
+def _read(text: str, limit: int = 10) -> tuple[list[str], str]:
+    """Every line `line_reader` reads from `text` (until the end of input), and what
+    it printed."""
+    out = io.StringIO()
+    ask = line_reader(Console(file=out, width=100), lambda: source, limit=limit)
+    source = io.StringIO(text)
+    lines = []
+    with pytest.raises(EOFError):
+        while True:
+            lines.append(ask("> "))
+    return lines, out.getvalue()
+
+
+def test_prompt_lines_are_bounded() -> None:
+    assert _read("0123456789\nab\r\nlast")[0] == ["0123456789", "ab", "last"]
+    lines, said = _read("0123456789A\nok\n" + "y" * 25 + "\n" + "z" * 1000)
+    assert lines == ["ok"]
+    assert said.count("That line is too long (more than 10 characters)") == 3
+    assert "yyy" not in said and "zzz" not in said
 
 
 def test_simulate_streams_its_games(tmp_path: Path) -> None:

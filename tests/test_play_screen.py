@@ -412,7 +412,9 @@ def test_force_replays_an_edited_ruleset_as_far_as_it_stays_legal(
     assert again.exit_code == 0 and "after 4 decisions" in again.stdout
 
 
-def test_force_without_load_is_a_usage_error() -> None:
+def test_force_without_load_or_save_is_a_usage_error() -> None:
     result = invoke("play", "caldera", "--force")
-    assert result.exit_code == 1 and "--load" in result.stderr
+    assert result.exit_code == 1
+    assert "--force replaces the file of --save FILE, or replays a saved game (--load " \
+           "FILE)" in result.stderr
 

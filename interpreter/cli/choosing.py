@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from interpreter.run.game import Option, normalize_notation
 
@@ -49,33 +50,64 @@ def _whole(word: str) -> re.Pattern[str]:
     return re.compile(r"(?<![^\W_])" + re.escape(word) + r"(?![^\W_])")
 
 
-def _matches(option: Option, text: str, partial: bool = False) -> bool:
-    """Whether `option` involves `text`: its notation starts with it up to a break
-    (`pp` in `pp-bM-a5`; any start at all when `partial`), the notation or label holds
-    it as a whole word (words of a label in order), or it names the option's kind."""
-    squeezed = compact(text)
+class _Typed:
+    """What was typed, in the forms options are compared with: worked out once per
+    line, not once per option, and a pattern only when some text is long enough to
+    hold it (a line may be thousands of characters long)."""
+
+    def __init__(self, text: str) -> None:
+        self.squeezed = compact(text)
+        self.words = normalize_notation(text)
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return _whole(self.words)
+
+    @cached_property
+    def squeezed_pattern(self) -> re.Pattern[str]:
+        return _whole(self.squeezed)
+
+    def alone_in(self, text: str) -> bool:
+        """Whether the words typed stand alone in `text`."""
+        return len(self.words) <= len(text) and self.pattern.search(text) is not None
+
+
+@lru_cache(maxsize=4096)
+def _forms(notation: str, kind: str, label: str) -> tuple[str, str, tuple[str, str], str]:
+    """An option's texts in the forms typed text is compared with (worked out once:
+    the same options are searched line after line): its notation in lowercase, and
+    without spaces; its kind without spaces, and without underscores too; its label's
+    words in lowercase."""
+    notation, kind = notation.lower(), kind.lower()
+    return (notation, compact(notation), (compact(kind), compact(kind.replace("_", " "))),
+            " ".join(label.lower().split()))
+
+
+def _matches(option: Option, typed: _Typed, partial: bool = False) -> bool:
+    """Whether `option` involves what was typed: its notation starts with it up to a
+    break (`pp` in `pp-bM-a5`; any start at all when `partial`), the notation or label
+    holds it as a whole word (words of a label in order), or it names the option's kind."""
+    squeezed = typed.squeezed
     if not squeezed:
         return False
-    notation = option.notation.lower()
-    whole = compact(notation)
+    notation, whole, kinds, label = _forms(option.notation, option.kind, option.label)
     if whole.startswith(squeezed) and (partial or len(whole) == len(squeezed)
                                        or not whole[len(squeezed)].isalnum()):
         return True
-    words = normalize_notation(text)
-    kind = option.kind.lower()
-    if squeezed in (compact(kind), compact(kind.replace("_", " "))):
+    if squeezed in kinds:
         return True
-    pattern = _whole(words)
-    if pattern.search(notation) or pattern.search(" ".join(option.label.lower().split())):
+    if typed.alone_in(notation) or typed.alone_in(label):
         return True
-    return squeezed != words and _whole(squeezed).search(notation) is not None
+    return (squeezed != typed.words and len(squeezed) <= len(notation)
+            and typed.squeezed_pattern.search(notation) is not None)
 
 
 def _narrow(options: Sequence[Option], text: str) -> list[Option]:
     """The options that involve `text` as a whole (a place: `c1`, never `c12`), else
     those whose notation merely starts with it (`c`, `rM-fi`)."""
-    found = [o for o in options if _matches(o, text)]
-    return found or [o for o in options if _matches(o, text, partial=True)]
+    typed = _Typed(text)
+    found = [o for o in options if _matches(o, typed)]
+    return found or [o for o in options if _matches(o, typed, partial=True)]
 
 
 def narrow(options: Sequence[Option], text: str) -> list[Option]:
@@ -86,8 +118,10 @@ def narrow(options: Sequence[Option], text: str) -> list[Option]:
     if found or len(words) < 2:
         return found
     chosen = {id(o) for o in options}
-    for word in words:
+    for word in dict.fromkeys(w.lower() for w in words):  # each once; stop at none left
         chosen &= {id(o) for o in _narrow(options, word)}
+        if not chosen:
+            return []
     return [o for o in options if id(o) in chosen]
 
 

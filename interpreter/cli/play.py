@@ -3,16 +3,23 @@
 The loop takes its console and input function as arguments, so tests drive it with
 scripted input and read what it printed. A person's screen is drawn from their seat's
 view only. With a save file, the game is saved after every decision, so quitting,
-Ctrl-C or a crash never loses more than the decision being typed.
+Ctrl-C or a crash never loses more than the decision being typed; the game holds its
+save file while it runs, so no second game overwrites it. The seed (which decides every
+secret) is shown only once the game cannot go on: over, or stopped without a save.
+A line typed at a prompt is read up to `LINE_LIMIT` characters, so a runaway line
+(a file of junk on stdin) costs neither time nor memory.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 import shlex
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from rich.console import Console, Group
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -35,7 +42,7 @@ from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_me
 from interpreter.load.catalog import shorten
 from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
-from interpreter.run.record import SavedGame, write_save
+from interpreter.run.record import SavedGame, SaveInUse, SaveLock, write_save
 from interpreter.run.state import State
 from interpreter.run.view import has_secrets, view, witnesses
 
@@ -73,6 +80,52 @@ another person."""
 HELP = HOW_TO_CHOOSE + "\n" + COMMANDS
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
+YES_WORDS = frozenset({"y", "yes"})
+
+LINE_LIMIT = 10_000
+"""Most characters one typed line may hold: far more than any notation a person types
+(and than a save's longest notation), so a longer line is a mistake, refused unread."""
+_SKIP_CHUNK = 64 * 1024
+
+
+def line_reader(console: Console, stream: Callable[[], TextIO | None] = lambda: sys.stdin,
+                limit: int = LINE_LIMIT) -> Callable[[str], str]:
+    """`ask` for a session: shows the prompt, reads one line of at most `limit`
+    characters (a longer one is skipped in chunks, said to be too long, and asked
+    again), without its newline; EOFError at the end of input."""
+
+    def ask(prompt: str) -> str:
+        while True:
+            console.print(Text(prompt), end="")
+            source = stream()
+            if source is None:
+                raise EOFError
+            line = source.readline(limit + 1)
+            if not line:
+                raise EOFError
+            if line.endswith("\n"):
+                return line[:-1].removesuffix("\r")
+            if len(line) <= limit:
+                return line  # the last line of the input, without a newline
+            ended = _skip_line(source)
+            console.print()
+            console.print(Text(f"That line is too long (more than {limit:,} characters); "
+                               "nothing of it was read.", style="red"), soft_wrap=True)
+            if not ended:
+                raise EOFError
+
+    return ask
+
+
+def _skip_line(source: TextIO) -> bool:
+    """Read past the rest of a line a chunk at a time (constant memory); whether a
+    newline ended it (False: the input ended first)."""
+    while True:
+        chunk = source.readline(_SKIP_CHUNK)
+        if not chunk:
+            return False
+        if chunk.endswith("\n"):
+            return True
 
 
 class Quit(Exception):
@@ -118,7 +171,8 @@ class PlaySession:
     """Hot-seat play: the person whose view may be on screen now."""
     replay: str | None = None
     """The command that plays this game again. It names the seed, which decides every
-    hidden card and die, so it is shown only once the game is over or stopped."""
+    hidden card and die, so it is shown only once the game cannot go on: over by its
+    rules, or stopped with no save (see `show_seed`)."""
     private_screen: bool = False
     """Whether hot-seat screens are being drawn on the terminal's alternate screen."""
     fit: bool = False
@@ -129,11 +183,25 @@ class PlaySession:
     rules_file: str | None = None
     """The ruleset file the game was played from (None: a bundled game), which the
     command that continues a save must name."""
+    locks: list[SaveLock] = field(default_factory=list)
+    """This game's hold on its save file(s), let go when the session ends."""
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
         """Play to the end (exit code 0), or until the person stops (0 for quit, 1 for
         Ctrl-C or end of input)."""
+        try:
+            return self._run()
+        finally:
+            self.release()
+
+    def release(self) -> None:
+        """Let go of the save file(s), so another game may continue them."""
+        for lock in self.locks:
+            lock.release()
+        self.locks.clear()
+
+    def _run(self) -> int:
         self.save()
         try:
             try:
@@ -334,7 +402,7 @@ class PlaySession:
                 listed, what = options, "options"
                 shown = self.show_turn(seen, [], options).shown
                 continue
-            hint = did_you_mean(text, [o.notation for o in options])
+            hint = close_notation(text, options)
             self.mistake(f"'{shorten(text, 40)}' is not a legal option"
                          + (f"; {hint}" if hint else ""))
 
@@ -435,10 +503,13 @@ class PlaySession:
         self.show_seed()
 
     def show_seed(self) -> None:
-        """Now that the game is over or stopped: its seed, as the command that plays it
-        again from the start (same set-up and chance; the same computer players' moves
-        too, unless the game was resumed from a save, which re-seeds them)."""
-        if self.replay is not None:
+        """The seed, as the command that plays the game again from the start (same
+        set-up and chance; the same computer players' moves too, unless the game was
+        resumed from a save, which re-seeds them), once the game cannot go on: over by
+        its rules, or stopped with no save. While a save can continue it, the seed
+        would give away every secret still to come, so only the save (the referee's
+        record) keeps it."""
+        if self.replay is not None and (self.state.over or self.save_path is None):
             self.console.print(Text(f"This game's seed was {self.record.seed}; play it "
                                     f"again from the start with:\n  {self.replay}"),
                                soft_wrap=True)
@@ -466,25 +537,68 @@ class PlaySession:
                            "--load", str(path)])
 
     def offer_save(self) -> None:
-        """Ask whether to keep the unfinished game, and where."""
+        """Ask whether to keep the unfinished game, and where: never over a file
+        without asking, never into a file another game is being saved to."""
         answer = self.ask("Save this game to continue later? [y/N] ").strip().lower()
-        if answer not in ("y", "yes"):
+        if answer not in YES_WORDS:
             return
-        default = f"{self.game.name}-save.json"
+        default = free_name(f"{self.game.name}-save.json")
         name = self.ask(f"File name [{default}]: ").strip() or default
+        while True:
+            lock = self.claim(Path(name))
+            if lock is not None:
+                break
+            name = self.ask("Another file name (empty: do not save): ").strip()
+            if not name:
+                return
         self.save_path = Path(name)
         try:
             self.save()
-        except SaveFileError as exc:  # say so, and still show the seed afterwards
+        except SaveFileError as exc:  # say so: with no save, the seed is shown after
             self.save_path = None
+            lock.release()
             self.console.print(Text(f"Not saved: {exc}", style="red"), soft_wrap=True)
             return
+        self.locks.append(lock)
         self.console.print(Text(f"Saved to {name}; continue with "
                                 f"`{self.resume_command(name)}`."), soft_wrap=True)
+
+    def claim(self, path: Path) -> SaveLock | None:
+        """Hold `path` for this game, once the person agrees to replace what is there;
+        None (having said why) when it may not be used."""
+        try:
+            lock = SaveLock.take(path)
+        except SaveInUse:
+            self.console.print(Text(f"Not saved: another game is being saved to {path} "
+                                    "right now.", style="yellow"), soft_wrap=True)
+            return None
+        except SaveFileError as exc:
+            self.console.print(Text(f"Not saved: {exc}", style="red"), soft_wrap=True)
+            return None
+        try:
+            if os.path.lexists(path):
+                answer = self.ask(f"{path} already exists. Replace it? [y/N] ")
+                if answer.strip().lower() not in YES_WORDS:
+                    lock.release()
+                    return None
+        except BaseException:
+            lock.release()
+            raise
+        return lock
 
     def save(self) -> None:
         if self.save_path is not None:
             write_save(self.save_path, self.record)
+
+
+def free_name(name: str) -> str:
+    """`name`, or the first of `name-2`, `name-3` … (before its suffix) that is free."""
+    path = Path(name)
+    for number in range(2, 1000):
+        if not os.path.lexists(path):
+            break
+        path = Path(name).with_stem(f"{Path(name).stem}-{number}")
+    return str(path)
 
 
 def recall(game: Game, record: SavedGame, seats: dict[int, str],
@@ -507,6 +621,17 @@ def hidden_from(game: Game, state: State, seat: int) -> set[int]:
     return {p for p in range(game.n_pieces) if seat not in witnesses(game, state, (p,))}
 
 
+def close_notation(text: str, options: list[Option]) -> str | None:
+    """'did you mean' an option whose notation is close to `text`. A text over three
+    times as long as every notation is close to none (difflib's ratio is below its 0.6
+    cutoff), and comparing a long line costs far more than a short one, so it is not
+    compared at all."""
+    notations = [o.notation for o in options]
+    if len(text) > 3 * max(map(len, notations), default=0):
+        return None
+    return did_you_mean(text, notations)
+
+
 def match_option(options: list[Option], text: str) -> Option:
     """A typed option: its number in the list (from 1) or its notation (case and
     spaces ignored). Anything else is an IllegalMove saying what was wrong."""
@@ -520,5 +645,5 @@ def match_option(options: list[Option], text: str) -> Option:
     found = exact_match(options, text)
     if found is not None:
         return found
-    hint = did_you_mean(text, [o.notation for o in options])
+    hint = close_notation(text, options)
     raise IllegalMove(f"'{text}' is not a legal option" + (f"; {hint}" if hint else ""))

@@ -18,14 +18,21 @@ from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
 from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
-from interpreter.cli.play import PlaySession, recall
+from interpreter.cli.play import PlaySession, line_reader, recall
 from interpreter.compile.game import compile_game
 from interpreter.errors import IllegalMove, SaveFileError, UsageError
 from interpreter.load.catalog import bundled_names, rulesets_dir
 from interpreter.load.loader import LoadedRuleset
 from interpreter.run.game import Game
 from interpreter.run.playout import seat_agents
-from interpreter.run.record import SavedGame, check_ruleset, read_save, replay
+from interpreter.run.record import (
+    SavedGame,
+    SaveInUse,
+    SaveLock,
+    check_ruleset,
+    read_save,
+    replay,
+)
 from interpreter.run.state import State
 from interpreter.run.view import hides_anything
 
@@ -38,7 +45,7 @@ def build_agents(game: Game, seats: dict[int, str], seed: int,
 
 def fresh_seed() -> int:
     """A new game's seed: 128 bits from the operating system, so nobody can guess it (it
-    decides every hidden card and die), and never shown before the game is over."""
+    decides every hidden card and die), and never shown while the game can go on."""
     return secrets.randbits(128)
 
 
@@ -73,12 +80,14 @@ def play(
         show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", metavar="S", parser=parse_seed, help="Random seed, a whole number "
-        "(default: 128 fresh random bits, kept secret until the game is over, then shown "
-        "with the command that plays the same game again).", show_default=False)] = None,
+        "(default: 128 fresh random bits, kept secret while the game can go on; shown, "
+        "with the command that plays the same game again, once it is over or stopped "
+        "without a save).", show_default=False)] = None,
     save: Annotated[Path | None, typer.Option(
         "--save", metavar="FILE", help="Save the game to FILE after every decision. The "
         "file holds the seed and every decision, secret ones too: it is written readable "
-        "by you only (mode 0600); do not show it to the other players.",
+        "by you only (mode 0600); do not show it to the other players. An existing FILE "
+        "is refused unless --force; a FILE another game is being saved to, always.",
         dir_okay=False, show_default=False)] = None,
     load_from: Annotated[Path | None, typer.Option(
         "--load", metavar="FILE", help="Continue a saved game (and keep saving to FILE "
@@ -86,10 +95,10 @@ def play(
         "that file named too: `tabletop play RULES.yaml --load FILE`.", dir_okay=False,
         show_default=False)] = None,
     force: Annotated[bool, typer.Option(
-        "--force", help="With --load: replay a save made with an earlier version of the "
-        "ruleset as far as its decisions stay legal, and continue from there (the save "
-        "itself is kept; the game goes on in FILE.replayed.json unless --save names a "
-        "file).")] = False,
+        "--force", help="With --save: replace the file if it exists. With --load: replay "
+        "a save made with an earlier version of the ruleset as far as its decisions stay "
+        "legal, and continue from there (the save itself is kept; the game goes on in "
+        "FILE.replayed.json, replacing it, unless --save names a file).")] = False,
 ) -> None:
     """Play a game at this terminal against computer players (or with friends).
 
@@ -101,19 +110,38 @@ def play(
     screen fits its size, so the board stays in view. With --save (or --load) nothing
     is lost when you stop: continue later with `--load FILE`.
 
-    The seed decides everything hidden, so it stays secret until the game ends or you
-    stop. A save file is the referee's record (seed and every decision, secret picks
-    too): it is written readable by its owner only (mode 0600).
+    The seed decides everything hidden, so it stays secret while the game can go on: it
+    is shown when the game ends, or when you stop it without saving. A save file is the
+    referee's record (seed and every decision, secret picks too): it is written readable
+    by its owner only (mode 0600), and one game at a time saves to it.
     """
+    if force and load_from is None and save is None:
+        raise UsageError("--force replaces the file of --save FILE, or replays a saved "
+                         "game (--load FILE): give one of them")
+    locks: list[SaveLock] = []
+    try:
+        _play(game_ref, players, option, seat, seed, save, load_from, force, locks)
+    finally:
+        for lock in locks:
+            lock.release()
+
+
+def _play(game_ref: str | None, players: int | None, option: list[str] | None,
+          seat: list[str] | None, seed: int | None, save: Path | None,
+          load_from: Path | None, force: bool, locks: list[SaveLock]) -> None:
+    """`play` with the save file(s) it holds gathered in `locks` (let go by the caller)."""
     console = Console()
-    if force and load_from is None:
-        raise UsageError("--force replays a saved game: give it with --load FILE")
     if load_from is not None:
         if players is not None or option or seed is not None:
             raise UsageError("--players, --option and --seed come from the saved game; "
                              "leave them out with --load")
         where = str(load_from)
-        saved = read_save(load_from)
+        saved = read_save(load_from)  # a damaged file is said before anything is held
+        if save is None or _same_file(save, load_from):
+            locks.append(_hold(load_from, continuing=True))
+            saved = read_save(load_from)  # as it is now that no other game may write it
+        else:
+            SaveLock.tidy_if_free(load_from)
         loaded = load(game_ref) if game_ref is not None else _load_saved_game(saved, where)
         changed = force and saved.ruleset_hash != loaded.content_hash
         if changed:
@@ -135,6 +163,8 @@ def play(
         agents = build_agents(game, seats, saved.seed, resumed_after=len(saved.decisions))
         save_path = save if save is not None else (
             _replayed_path(load_from) if changed else load_from)
+        if not _same_file(save_path, load_from):
+            locks.append(_claim(save_path, force, game_ref))
         record = saved
         seed = saved.seed
         game_ref = game_ref if game_ref is not None else saved.game
@@ -154,6 +184,8 @@ def play(
         _need_stdin(seats)
         if seed is None:
             seed = fresh_seed()
+        if save is not None:
+            locks.append(_claim(save, force, game_ref))
         state = game.new_state(n, seed)
         agents = build_agents(game, seats, seed)
         save_path = save
@@ -166,19 +198,57 @@ def play(
     if settings_note is not None:
         console.print(Text(settings_note, style="dim"), soft_wrap=True)
     session = PlaySession(game, state, seats, agents, record, console,
-                          ask=lambda prompt: console.input(Text(prompt)),
+                          ask=line_reader(console),
                           save_path=save_path,
                           interactive=sys.stdin is not None and sys.stdin.isatty(),
                           colour=console.color_system is not None,
                           replay=replay_command(game_ref, game, n, seats, seed),
                           fit=fits_screen(console),
-                          rules_file=None if game_ref in bundled_names() else game_ref)
+                          rules_file=None if game_ref in bundled_names() else game_ref,
+                          locks=locks)
     if load_from is not None:  # undo reaches back past the load
         session.history = recall(game, record, seats,
                                  lambda index: build_agents(game, seats, seed, resumed_after=index))
     code = session.run()
     if code:
         raise typer.Exit(code)
+
+
+def _hold(path: Path, continuing: bool = False) -> SaveLock:
+    """This game's hold on its save file, or a SaveFileError when another game (a
+    `tabletop play` still running) is being saved to it: both would write the file in
+    turn, and one game would be lost."""
+    try:
+        return SaveLock.take(path)
+    except SaveInUse as exc:
+        if continuing:
+            raise SaveInUse(f"{exc}: it is being played there, so it cannot be continued "
+                            "here too; quit that game first") from None
+        raise SaveInUse(f"{exc}; quit that game first, or save this one to another file"
+                        ) from None
+
+
+def _claim(path: Path, force: bool, game_ref: str | None) -> SaveLock:
+    """Hold the file this game will be saved to; an existing file is refused unless
+    `force` (it may be another game's save)."""
+    lock = _hold(path)
+    if force or not os.path.lexists(path):
+        return lock
+    lock.release()
+    resume = shlex.join(["tabletop", "play",
+                         *([game_ref] if game_ref and game_ref not in bundled_names() else []),
+                         "--load", str(path)])
+    raise SaveFileError(f"{path} already exists and would be replaced by this game; to "
+                        f"continue the game saved there: `{resume}`; to replace it: add "
+                        "--force")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (the same one when neither exists yet)."""
+    try:
+        return a.samefile(b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def _need_stdin(seats: dict[int, str]) -> None:

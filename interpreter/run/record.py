@@ -9,10 +9,18 @@ A save is also the referee's record: its seed decides every hidden card and die,
 decisions include secret picks. So it is written readable by its owner only, and no
 message ever quotes what it holds; reading one checks every field and bounds its size
 and depth, so a damaged or hostile file is one clear SaveFileError.
+
+Nothing saved is lost: a save is replaced atomically (the old version or the new one,
+never half of each, even when the process is killed mid-write), one game at a time holds
+it (a `SaveLock` for the whole session), and the temporary file a killed writer left
+behind is removed by the next game that holds the save.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import json
 import os
 import re
@@ -211,6 +219,113 @@ SAVE_MODE = 0o600
 """Owner read and write, nobody else: what every save file is written with."""
 
 
+def _temporary_name(target: Path) -> re.Pattern[str]:
+    """The names `write_private` gives its temporary files for `target` (mkstemp's
+    random part has no dot, so another file's temporaries never match)."""
+    return re.compile(rf"\.{re.escape(target.name)}\.[a-z0-9_]+\.tmp")
+
+
+def remove_leftovers(target: Path) -> list[Path]:
+    """Remove the temporary files a writer of `target` left behind when it was killed
+    mid-write, and return them. Call it only while holding `target`'s SaveLock: then no
+    other writer's temporary file is live."""
+    folder = target.parent if str(target.parent) else Path(".")
+    pattern = _temporary_name(target)
+    removed = []
+    try:
+        with os.scandir(folder) as entries:
+            names = [e.name for e in entries if pattern.fullmatch(e.name)]
+    except OSError:
+        return []
+    for name in names:
+        path = folder / name
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            continue  # not ours to remove (another owner): the save itself is unharmed
+        removed.append(path)
+    return removed
+
+
+class SaveInUse(SaveFileError):
+    """Another game holds the save file (a `tabletop play` that is still running)."""
+
+
+class SaveLock:
+    """One game's hold on a save file, for its whole session: a second `tabletop play`
+    saving to the same file would silently overwrite the first one's game, so it is
+    refused. The hold is an OS lock (flock) on a lock file beside the save
+    (`.NAME.lock`), so the kernel releases it when the process ends, however it ends; a
+    lock file left by a crash holds nothing."""
+
+    def __init__(self, target: Path, lock_path: Path, fd: int) -> None:
+        self.target = target
+        self.lock_path = lock_path
+        self._fd: int | None = fd
+
+    @classmethod
+    def take(cls, target: str | Path) -> SaveLock:
+        """Hold `target` (and remove what a killed writer left behind), or raise
+        SaveInUse when another game holds it, SaveFileError when the folder cannot
+        hold a save."""
+        target = Path(target)
+        lock_path = target.with_name(f".{target.name}.lock")
+        while True:
+            try:
+                fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, SAVE_MODE)
+            except OSError as exc:
+                raise SaveFileError(f"cannot save the game to {target}: "
+                                    f"{exc.strerror or exc}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                    raise SaveInUse(f"another game is being saved to {target} right now "
+                                    "(a `tabletop play` that is still running)") from None
+                raise SaveFileError(f"cannot lock {target} against a second game: "
+                                    f"{exc.strerror or exc}") from None
+            if _same_file(fd, lock_path):
+                break
+            os.close(fd)  # its last holder removed it while we waited: take the new one
+        lock = cls(target, lock_path, fd)
+        remove_leftovers(target)
+        return lock
+
+    @classmethod
+    def tidy_if_free(cls, target: str | Path) -> None:
+        """Remove what a killed writer of `target` left behind, unless a game holds it
+        now (its temporary file is then live)."""
+        with contextlib.suppress(SaveFileError):
+            cls.take(target).release()
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        """Let go (again: nothing). The lock file is removed while still locked, so a
+        game that opened it meanwhile sees it is gone and takes a new one."""
+        if self._fd is None:
+            return
+        try:
+            if _same_file(self._fd, self.lock_path):
+                self.lock_path.unlink(missing_ok=True)
+        except OSError:
+            pass
+        os.close(self._fd)
+        self._fd = None
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False
+
+
 def read_save(path: str | Path) -> SavedGame:
     """Read and check a save file's shape (not yet whether it fits its ruleset). Nothing
     of the file's content is quoted in a message: it holds the seed and secret picks."""
@@ -290,5 +405,5 @@ def replay(game: Game, saved: SavedGame, where: str = "the save") -> State:
     return state
 
 
-__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "SavedGame", "check_ruleset", "read_save",
-           "replay", "write_save"]
+__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "SaveInUse", "SaveLock", "SavedGame",
+           "check_ruleset", "read_save", "remove_leftovers", "replay", "write_save"]
