@@ -9,6 +9,7 @@ may not see give that seat identical views.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import RuleError
@@ -249,11 +250,14 @@ class _HiddenPieces:
         self.game, self.state, self.seat = game, state, seat
         self.known: dict[int, bool] = {}
         self.env: Any = None
+        self.public = _all_pieces_public(game)
 
     def any(self, pieces: Any) -> bool:
-        return any(self.hidden(p) for p in pieces)
+        return not self.public and any(self.hidden(p) for p in pieces)
 
     def hidden(self, piece: int) -> bool:
+        if self.public:
+            return False
         found = self.known.get(piece)
         if found is None:
             found = self.known[piece] = self._decide(piece)
@@ -275,3 +279,17 @@ class _HiddenPieces:
         env = self.env
         env.temps["piece"], env.temps["place"], env.temps["viewer"] = piece, site, seat
         return _concealed(game, zone, zone.conceal, env)
+
+
+_PUBLIC: weakref.WeakKeyDictionary[Game, bool] = weakref.WeakKeyDictionary()
+
+
+def _all_pieces_public(game: Game) -> bool:
+    """Whether every seat always sees every piece (no zone hides its contents or conceals
+    a piece): then no line of the log is hidden for a piece, and the log is read without
+    asking of each piece it names (a long log is read at every view)."""
+    found = _PUBLIC.get(game)
+    if found is None:
+        found = _PUBLIC[game] = all(z.contents == "everyone" and z.conceal is None
+                                    for z in game.zones.values())
+    return found
