@@ -33,7 +33,7 @@ def undeclared() -> Game:
     """The same game, its variables not saying what they hold."""
     text = HELD.read_text(encoding="utf-8")
     bare = text.replace("    holds: pieces\n", "").replace("    holds: places\n", "")
-    assert bare.count("holds:") == text.count("holds:") - 4
+    assert bare.count("holds:") == text.count("holds:") - 5
     return compile_game(load_ruleset_text(bare, str(HELD)))
 
 
@@ -50,12 +50,14 @@ def test_held_pieces_show_as_the_seat_sees_them_and_places_by_name() -> None:
     first, second = state.vars["taken"]
     colour = game.attributes["colour"]
     mine = view(game, state, 1)["variables"]
-    assert mine["taken"] == [{"colour": colour[first]}, {"hidden": True, "back": "Card"}]
+    drawn = {"colour": colour[first], "drawn_from": "deck"}  # a piece's own value: a place
+    assert mine["taken"] == [drawn, {"hidden": True, "back": "Card"}]
     assert mine["newest"] == {"hidden": True, "back": "Card"}
     assert mine["last_place"] == "hand[2]"
-    assert mine["first_card"] == {"1": {"colour": colour[first]},
-                                  "2": {"hidden": True, "back": "Card"}}
-    assert view(game, state, 2)["variables"]["newest"] == {"colour": colour[second]}
+    assert mine["first_card"] == {"1": drawn, "2": {"hidden": True, "back": "Card"}}
+    assert view(game, state, 2)["variables"]["newest"] == {"colour": colour[second],
+                                                           "drawn_from": "deck"}
+    assert view(game, state, 1)["zones"]["hand"]["1"]["pieces"] == [drawn]
 
 
 def test_a_held_piece_played_face_up_is_described_to_everyone() -> None:
@@ -65,14 +67,14 @@ def test_a_held_piece_played_face_up_is_described_to_everyone() -> None:
     game.apply_in_place(state, 2, "draw")
     game.apply_in_place(state, 1, f"play-{game.attributes['colour'][card]}")
     assert view(game, state, 2)["variables"]["first_card"]["1"] == {
-        "colour": game.attributes["colour"][card]}
+        "colour": game.attributes["colour"][card], "drawn_from": "deck"}
 
 
 def test_without_holds_the_view_shows_numbers_which_the_renumbering_check_catches() -> None:
     game = undeclared()
     state = played(game, [(1, "draw")])
     assert view(game, state, 2)["variables"]["newest"] == state.vars["newest"]  # a number
-    with pytest.raises(AssertionError, match=r"variables\.(taken|newest|last_place|first_card)"):
+    with pytest.raises(AssertionError, match=r"\.(taken|newest|last_place|first_card|drawn_from)"):
         compare(game, compile_game(renumbered(game.loaded)), 2, seed=1)
 
 
@@ -102,6 +104,7 @@ def test_the_terminal_names_held_pieces() -> None:
     shown = view(game, state, 1)["variables"]
     first = game.attributes["colour"][state.vars["taken"][0]]
     assert show_value(game, shown["taken"]) == f"{first}, a hidden Card"
+    assert show_value(game, {"hidden": True}) == "a hidden piece"
     assert show_value(game, shown["last_place"]) == "hand[2]"
 
 
