@@ -127,7 +127,7 @@ def test_a_pair_differs_in_the_hidden_fact() -> None:
 def test_a_leak_names_the_game_the_pair_and_what_differs() -> None:
     game = ruleset("secret_money.yaml")
     with pytest.raises(Leak) as caught:
-        sweep(game, 2, range(1), kinds=("pick",))
+        sweep(game, 2, range(1), kinds=("pick",), observers=(1,))
     message = str(caught.value)
     assert message.startswith("secret-money, 2 players, seed 0, decision ")
     assert "picked otherwise" in message and "seat 1 is shown different things" in message

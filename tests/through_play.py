@@ -5,31 +5,38 @@ fact.
 Comparing a state with a copy changed by surgery on what a seat may not see (another
 hand shuffled, a hidden value redrawn) misses every value the rules *derive* from a
 hidden fact: the copy keeps the derived value as it was. Aquarium's public `bank` was
-such a value (every payment moved it, so the bank gave each player's beads away). Here
-the second game is reached through the rules themselves, so everything the rules derive
-from the hidden fact differs as it would in play:
+such a value (every payment moved it, so the bank told each player's beads). Here the
+second game is reached through the rules themselves, so everything the rules derive from
+the hidden fact differs as it would in play. The kinds of pair (`KINDS`):
 
-- a different hidden pick: a decision the observer may not read (another seat's secret
-  choice) is replaced by another legal option of that seat;
-- a different deal: a game of another seed whose first position the observer sees
-  exactly as in the first game, or the first game's position with the pieces the
-  observer may not see dealt anew among their places and the values it may not see
-  drawn anew (as `ismcts` draws positions), kept only when the observer sees it as the
-  true one.
+- "pick": a decision the observer may not read (another seat's secret choice) made
+  otherwise, with another legal option of that seat;
+- "draw": one random draw of the rules (a shuffle, a die) come out otherwise, every
+  later draw as before, when that changes something the observer may not see;
+- "seed": a game of another seed whose first position the observer sees exactly as the
+  first game's (so it cannot catch a leak that shows at once: "draw" does);
+- "redeal" / "redeal-one": the position with the pieces the observer may not see dealt
+  anew (all of them, or those of one back: the goal cards, not the hands) and its
+  hidden values drawn anew, as `ismcts` draws positions, kept when the observer sees it
+  as the true one. This is surgery too, so it cannot see a derived value; it checks the
+  rest of the game from there.
 
 Then both games play the first game's decisions, by notation. At every decision the
 observer's whole view (every zone, count, variable and log line) and its options (their
-notations and labels) must be the same in both, until
+notations and labels) must be the same in both, until a notation is no longer legal in
+the second game (the public moves part: no fault) or the observer legitimately learns
+the fact (`learned`): a piece it sees differs (revealed, or a card dealt otherwise came
+up), a value of its own differs (its own secret colour), a line told to it alone, a
+decision it may read or the rules' line revealing a simultaneous pick differs, a line of
+the log about a piece it saw differs, or the game is over. Any other difference is a
+leak: something the observer sees (a variable, a count, a line of the log that names no
+piece, who decides, an option) depends on what it may not know. The message names the
+game, the pair and the first differing parts.
 
-- a notation is no longer legal in the second game (the public moves part: no fault),
-- the observer legitimately learns the fact: a piece it sees differs (something was
-  revealed, or a card dealt differently came up), a decision of the log it may read
-  differs (a secret pick revealed), a line of the log about a piece it saw differs, or
-  the game is over (everything is revealed).
-
-Any other difference is a leak: something the observer sees (a variable, a count, a
-line of the log that names no piece, who decides, an option) depends on what it may not
-know. The message names the game, the pair and the first differing parts.
+One difference is known and let through, counted apart ("identical pieces told apart"):
+the log hides a line about a piece while that piece is out of the seat's sight and shows
+it again when it comes back, so when one of two identical cards comes up, which lines
+come back tells which of the two it is (see `_twins`).
 """
 
 from __future__ import annotations
@@ -47,7 +54,14 @@ from interpreter.run import rng as rngmod
 from interpreter.run.game import Game, normalize_notation
 from interpreter.run.playout import choose_option, make_agents
 from interpreter.run.state import State
-from interpreter.run.view import _HiddenPieces, _may_see, describe_piece, redacted_log, view
+from interpreter.run.view import (
+    SPECTATOR,
+    _HiddenPieces,
+    _may_see,
+    describe_piece,
+    redacted_log,
+    view,
+)
 
 Move = tuple[int, str, tuple]
 """A decision: the seat, its option's notation and the option in internal form."""
@@ -111,16 +125,17 @@ def seen(game: Game, state: State, seat: int) -> dict[str, Any]:
 
 
 # -- following two games with the same moves -------------------------------------------------
-def follow(game: Game, a: State, b: State, seat: int, moves: list[Move], label: str
-           ) -> tuple[int, str]:
+def follow(game: Game, a: State, b: State, seat: int, moves: list[Move], label: str,
+           dealt: bool = False) -> tuple[int, str]:
     """Play `moves` in both games (copies), comparing what `seat` is shown before each
     and at the end. Returns (decisions compared, why the comparison stopped); raises
-    Leak at a difference the seat may not legitimately see."""
+    Leak at a difference the seat may not legitimately see. `dealt`: `b` was dealt
+    anew from what the seat sees (see `learned`)."""
     a, b = a.copy(), b.copy()
     for step in range(len(moves) + 1):
         seen_a, seen_b = seen(game, a, seat), seen(game, b, seat)
         if seen_a != seen_b:
-            why = learned(game, a, b, seat, seen_a["view"], seen_b["view"])
+            why = learned(game, a, b, seat, seen_a["view"], seen_b["view"], dealt)
             if why is None:
                 raise Leak(f"{label}: after {step} more decisions, seat {seat} is shown "
                            f"different things: {differences(seen_a, seen_b)}")
@@ -139,14 +154,21 @@ def follow(game: Game, a: State, b: State, seat: int, moves: list[Move], label: 
 
 
 def learned(game: Game, a: State, b: State, seat: int, view_a: dict[str, Any],
-            view_b: dict[str, Any]) -> str | None:
-    """Why `seat` may see these two views differ (None: it may not)."""
+            view_b: dict[str, Any], dealt: bool = False) -> str | None:
+    """Why `seat` may see these two views differ (None: it may not).
+
+    With `dealt` (a position dealt anew from what the seat sees), who decides may differ
+    too: the deal sees the view, not the history, so it may give a seat cards it could
+    not hold (Aquarium: a hand is known from the cards its player has played), and a seat
+    with no card to play is not asked. Two games reached by play never differ so."""
     if a.over or b.over:
         return "over"
     if _piece_differs(view_a["zones"], view_b["zones"]):
         return "a piece it sees"
     if _own_value_differs(game, view_a["variables"], view_b["variables"], seat):
         return "its own value"
+    if dealt and _alike_but(view_a, view_b, ("deciding", "current", "prompt", "turn")):
+        return "who decides (a deal play cannot reach)"
     entries_a, entries_b = _readable(a, seat), _readable(b, seat)
     flips: list[tuple[dict[str, Any], dict[str, Any], tuple, tuple]] = []
     for x, y, raw_a, raw_b in zip(view_a["log"], view_b["log"], entries_a, entries_b,
@@ -168,7 +190,7 @@ def learned(game: Game, a: State, b: State, seat: int, view_a: dict[str, Any],
             return "a line about a piece it saw"
         return None
     if (flips and len(view_a["log"]) == len(view_b["log"])
-            and _twins(game, flips) and _alike_but_log(view_a, view_b)):
+            and _twins(game, flips) and _alike_but(view_a, view_b, ("log",))):
         return "identical pieces told apart"
     return None
 
@@ -189,9 +211,9 @@ def _twins(game: Game, flips: list[tuple[dict[str, Any], dict[str, Any], tuple, 
     return bool(kinds(0)) and kinds(0) == kinds(1)
 
 
-def _alike_but_log(x: dict[str, Any], y: dict[str, Any]) -> bool:
-    return {k: v for k, v in x.items() if k != "log"} == {k: v for k, v in y.items()
-                                                            if k != "log"}
+def _alike_but(x: dict[str, Any], y: dict[str, Any], keys: tuple[str, ...]) -> bool:
+    return ({k: v for k, v in x.items() if k not in keys}
+            == {k: v for k, v in y.items() if k not in keys})
 
 
 def _own_value_differs(game: Game, x: dict[str, Any], y: dict[str, Any], seat: int) -> bool:
@@ -279,13 +301,15 @@ class Pair:
     moves: list[Move]
 
     def follow(self, game: Game) -> tuple[int, str]:
-        return follow(game, self.a, self.b, self.seat, self.moves, self.label)
+        return follow(game, self.a, self.b, self.seat, self.moves, self.label,
+                      dealt=self.kind.startswith("redeal"))
 
 
 def pairs(game: Game, players: int, seed: int, *, kinds: tuple[str, ...] = KINDS,
           observers: tuple[int, ...] | None = None, picks: int = 4, draws: int = 4,
           seeds_tried: int = 12, redeals: int = 3) -> Iterator[Pair]:
-    """The pairs of the random game of `seed`, for each observer (default: every seat):
+    """The pairs of the random game of `seed`, for each observer (default: every seat and
+    a spectator):
     up to `picks` hidden picks, up to `draws` random draws of the rules made otherwise
     (of those that change what the observer may not see), the first other seed (of
     `seeds_tried`) whose first position it sees alike, and `redeals` re-deals of each
@@ -294,7 +318,7 @@ def pairs(game: Game, players: int, seed: int, *, kinds: tuple[str, ...] = KINDS
     moves = random_moves(game, players, seed)
     rnd = random.Random(seed)
     where = f"{game.name}, {players} players, seed {seed}"
-    for seat in observers or range(1, players + 1):
+    for seat in observers or range(SPECTATOR, players + 1):
         if "draw" in kinds:
             yield from other_draws(game, players, seed, moves, seat, rnd, draws, where)
         points = {kind: {rnd.randrange(len(moves) + 1) for _ in range(redeals)}
