@@ -13,6 +13,7 @@ places says so (`holds: pieces` / `places`); its view names them as the seat see
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -123,3 +124,35 @@ def test_no_view_depends_on_how_pieces_and_places_are_numbered(
     assert compare(game, other, players, seed) > 20
 
 
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), [("aquarium", 3, 0),
+                                                       ("aquarius-rising", 2, 5)])
+def test_what_the_browser_is_sent_does_not_depend_on_numbering(name: str, players: int,
+                                                               seed: int) -> None:
+    """The browser's message (the board's picture, the view, the log, the options and
+    what each involves) is the same in the renumbered game."""
+    from test_serve_noninterference import sent
+
+    from interpreter.serve.app import Server
+    from interpreter.serve.tables import Store
+
+    game, other = pair(name, ())
+    server = Server(Store(None))
+    a, b = game.new_state(players, seed), other.new_state(players, seed)
+    agents = make_agents(players, seed)
+    compared = 0
+    for step in range(60):
+        mover = game.deciding_seats(a)[0]
+        if step % 6 == 0:
+            for seat in (mover, None):
+                x, y = (json.loads(sent(server, g, s, step, seat))
+                        for g, s in ((game, a), (other, b)))
+                y["view"]["zones"].pop(FIRST)
+                assert x == y, first_difference(x, y)
+                compared += 1
+        raw = choose_option(game, a, mover, agents[mover])
+        notation = game.choices[a.frames[-1][0]].render(game.env(a), mover, raw, label=False)
+        game.apply_in_place(a, mover, raw)
+        other.apply_in_place(b, mover, notation)
+    assert compared == 20
