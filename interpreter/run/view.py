@@ -227,7 +227,9 @@ def redacted_log(game: Game, state: State, seat: int,
     Others' secret choices stay hidden until the end, lines told to other seats are left
     out, and a line whose text describes a piece that `seat` may not see *now* (a card
     turned face down, a piece covered in memory mode) is hidden too: otherwise the log
-    would rebuild what the view conceals.
+    would rebuild what the view conceals. A line on the record stays readable for the
+    seats that saw its pieces when it was written, and for a spectator when every seat
+    did (the pieces were on the open table, where a spectator sees them too).
     """
     out: list[dict[str, Any]] = []
     hidden = hidden or _HiddenPieces(game, state, seat)
@@ -243,7 +245,8 @@ def redacted_log(game: Game, state: State, seat: int,
             text, seats = entry[1], entry[2]
             pieces = entry[3] if len(entry) > 3 else ()
             if seats is None or seat in seats or state.over:
-                on_record = len(entry) > 4 and seat in entry[4]
+                on_record = len(entry) > 4 and (seat in entry[4] or (
+                    seat == SPECTATOR and len(entry[4]) == state.players))
                 out.append({"say": text if on_record or not hidden.any(pieces) else None})
     return out
 
