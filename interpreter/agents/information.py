@@ -21,12 +21,15 @@ the rest at random:
 
 What is kept: the visible pieces where they lie, the visible variables, how many
 pieces lie in each place (no bundled game hides a count), and the machine's place in
-the rules.
+the rules. A visible variable that holds pieces (`holds: pieces`) keeps pointing at the
+same places: a hidden piece it names is replaced by the piece dealt where that one lay,
+so the true piece is never read through it.
 """
 
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 from interpreter.errors import RuleError
 from interpreter.run.game import Game
@@ -63,6 +66,14 @@ class InformationSet:
             self.groups.append((slots[back], group))
         self.pieces = [p for _, group in self.groups for p in group]
         self.secret_vars, self.secret_seat_vars = self._secret_variables(state)
+        self.held = [var for var in game.variables.values() if var.holds == "pieces"
+                     and not var.per_piece and var.visible_to != "nobody"]
+        """Variables that hold pieces: a hidden piece they name follows the deal."""
+        named = set(_pieces_in([state.seat_vars[v.id] if v.per_seat else state.vars[v.id]
+                                for v in self.held]))
+        self.held_slots = {p: (site, index) for slots, group in self.groups
+                           for p, (site, index) in _where(state, group, slots) if p in named}
+        """Hidden pieces those variables name, and where each lies."""
         self.known_seat_values = {
             var: [(s, state.seat_vars[var][s - 1]) for s in range(1, state.players + 1)
                   if (var, s) not in self.secret_seat_vars]
@@ -119,6 +130,9 @@ class InformationSet:
             for (site, index), piece in zip(slots, pieces, strict=True):
                 sites[site][index] = piece
                 loc[piece] = site
+        if self.held_slots:
+            self._follow_the_deal(out, {p: sites[site][index]
+                                        for p, (site, index) in self.held_slots.items()})
         if (self.pieces and out.piece_vars) or self.secret_vars or self.secret_seat_vars:
             rng, which = next_u64(rng)
             setup = self._setup(which)
@@ -135,6 +149,20 @@ class InformationSet:
         rng, out.rng = next_u64(rng)
         out._cache = None
         return out
+
+    def _follow_the_deal(self, out: State, dealt: dict[int, int]) -> None:
+        """Visible variables that hold pieces: each hidden piece they name replaced by the
+        piece dealt in its place (those the seat may not see are drawn anew after)."""
+        def follow(value: Any) -> Any:
+            if isinstance(value, list):
+                return [follow(v) for v in value]
+            return dealt.get(value, value) if type(value) is int else value
+
+        for var in self.held:
+            if var.per_seat:
+                out.seat_vars[var.id] = [follow(v) for v in out.seat_vars[var.id]]
+            else:
+                out.vars[var.id] = follow(out.vars[var.id])
 
     def _choose_again(self, out: State, rng: int) -> int:
         """Secret choices already made by others: chosen again, at random among the
@@ -168,6 +196,21 @@ class InformationSet:
     def _agrees(self, setup: State) -> bool:
         return all(setup.seat_vars[var][s - 1] == value
                    for var, known in self.known_seat_values.items() for s, value in known)
+
+
+def _pieces_in(value: Any) -> list[Any]:
+    """The whole numbers in a value (lists inside lists)."""
+    if isinstance(value, list):
+        return [x for v in value for x in _pieces_in(v)]
+    return [value] if type(value) is int else []
+
+
+def _where(state: State, group: list[int], slots: list[tuple[int, int]]
+           ) -> list[tuple[int, tuple[int, int]]]:
+    """Each piece of a group of hidden pieces with its place in `state` (its slot)."""
+    members = set(group)
+    return [(state.sites[site][index], (site, index)) for site, index in slots
+            if state.sites[site][index] in members]
 
 
 _SETUPS: weakref.WeakKeyDictionary[Game, dict[int, list[State]]] = weakref.WeakKeyDictionary()

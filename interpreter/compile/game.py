@@ -738,7 +738,8 @@ class _Compiler:
                            v.key_loc("visible_to"))
             info = VariableInfo(v.id, v.per_seat, self.expr(v.initial, temps), v.visible_to,
                                 v.reveal_at_end, v.initial.loc or v.loc, v.on_table,
-                                v.per_piece and not v.per_seat)
+                                v.per_piece and not v.per_seat, v.holds,
+                                v.key_loc("holds") or v.loc)
             g.variables[v.id] = info
             value: Compiled
             if info.per_piece:

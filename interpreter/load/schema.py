@@ -313,6 +313,11 @@ class VarDecl(Node):
     on_table: bool = Field(
         default=True, description="false for the rules' own bookkeeping, which the terminal "
         "does not show players")
+    holds: Literal["pieces", "places"] | None = Field(
+        default=None, description="what the variable's value is made of, when it is pieces "
+        "(a piece, a list of them, null) or places (squares, piles): views then show each "
+        "piece as the seat sees it (described, or hidden with its back) and each place by "
+        "its name, never the engine's numbers for them")
     description: str | None = None
 
 

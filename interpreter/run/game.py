@@ -510,6 +510,22 @@ class Game:
     def describe_option_value(self, value: Any) -> str:
         return show_value(self, value)
 
+    def name_of_described(self, piece: dict[str, Any]) -> str:
+        """The name of a piece as a view describes it (`describe_piece`), e.g. in a
+        variable that holds pieces; a hidden one as its back."""
+        if piece.get("hidden"):
+            return f"a hidden {piece['back']}" if piece.get("back") else "a hidden piece"
+        key = tuple(piece.get(attr) for attr in self.attribute_order)
+        return self._names_by_kind.get(key) or " ".join(str(v) for v in piece.values())
+
+    @cached_property
+    def _names_by_kind(self) -> dict[tuple, str]:
+        names: dict[tuple, str] = {}
+        for p in reversed(range(self.n_pieces)):
+            names[tuple(self.attributes[a][p] for a in self.attribute_order)] = \
+                self.piece_names[p]
+        return names
+
     def compile_expression(self, text: str, temps: Iterable[str] = (),
                            local_names: Iterable[str] = ()) -> Compiled:
         """Compile an expression written outside the ruleset (e.g. a scenario's
@@ -543,7 +559,8 @@ def normalize_notation(text: str) -> str:
 
 
 def show_value(game: Game, value: Any) -> str:
-    """How a value reads inside a template: names for places' and attributes' values."""
+    """How a value reads inside a template: names for places' and attributes' values
+    (and, for a view's value, a piece as it describes it: its name)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
@@ -552,4 +569,6 @@ def show_value(game: Game, value: Any) -> str:
         return value
     if isinstance(value, list | tuple):
         return ", ".join(show_value(game, v) for v in value)
+    if isinstance(value, dict):
+        return game.name_of_described(value)
     return str(value)

@@ -166,6 +166,10 @@ class VariableInfo:
     loc: Location | None = None
     on_table: bool = True
     per_piece: bool = False
+    holds: str | None = None
+    """"pieces" or "places" when the value is made of them (a view names them as a seat
+    sees them, never by the engine's numbers); None for numbers, text and the like."""
+    holds_loc: Location | None = None
 
 
 @dataclass

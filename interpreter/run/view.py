@@ -3,20 +3,24 @@
 Visibility is declared in the ruleset (zones' `contents` and `count`, variables'
 `visible_to`, `reveal_at_end`, secret decisions) and applied here. A view names no
 piece ids, so nothing hidden can be recovered from it: visible pieces are described by
-their attributes, hidden ones not at all. Two states that differ only in what a seat
-may not see give that seat identical views.
+their attributes, hidden ones not at all. Pieces and places are plain numbers while the
+game runs, so a variable that holds them says so (`holds: pieces` or `places`) and its
+pieces are shown as the seat sees them, its places by name. Two states that differ
+only in what a seat may not see give that seat identical views.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import RuleError
+from interpreter.run.budget import describe
 from interpreter.run.state import State
 
 if TYPE_CHECKING:
     from interpreter.run.game import Game
-    from interpreter.run.tables import ZoneInfo
+    from interpreter.run.tables import VariableInfo, ZoneInfo
 
 HIDDEN_PIECE: dict[str, Any] = {"hidden": True}
 NO_BACK = "(no back)"
@@ -43,18 +47,46 @@ def _may_see(rule: str, owner: int | None, seat: int, over: bool, reveal: bool) 
     return False
 
 
-def describe_piece(game: Game, piece: int, state: State | None = None) -> dict[str, Any]:
-    """A visible piece: its attributes, and (given the state) its per-piece variables."""
+def describe_piece(game: Game, piece: int, state: State | None = None,
+                   hidden: _HiddenPieces | None = None) -> dict[str, Any]:
+    """A visible piece: its attributes, and (given the state) its per-piece variables,
+    those that hold pieces or places shown as `hidden`'s seat sees them."""
     out = {attr: game.attributes[attr][piece] for attr in game.attribute_order
            if game.attributes[attr][piece] is not None}
     if state is not None and state.piece_vars:
         for var, values in state.piece_vars.items():
             if values[piece] is not None:
-                out[var] = values[piece]
+                out[var] = held(game, state, game.variables[var], values[piece], hidden)
     return out
 
 
-def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> dict[str, Any]:
+def held(game: Game, state: State, var: VariableInfo, value: Any,
+         hidden: _HiddenPieces | None) -> Any:
+    """A variable's value as `hidden`'s seat may see it: when the variable holds pieces,
+    each described (or hidden, with its back), when it holds places, each by its name;
+    lists and null as they are. A piece held by a piece's own variable is described by
+    its attributes alone."""
+    if var.holds is None:
+        return value
+    if isinstance(value, list | tuple):
+        return [held(game, state, var, v, hidden) for v in value]
+    if value is None:
+        return None
+    if type(value) is int and var.holds == "places" and 0 <= value < len(game.site_name):
+        return game.site_name[value]
+    if type(value) is int and var.holds == "pieces" and 0 <= value < game.n_pieces:
+        if hidden is not None and hidden.hidden(value):
+            return hidden_piece(game, value)
+        return describe_piece(game, value, None if var.per_piece else state, hidden)
+    what = "piece" if var.holds == "pieces" else "place"
+    raise RuleError(f"the variable '{var.id}' holds {var.holds}, but its value has "
+                    f"{describe(value)}, which is not a {what}").at(
+        var.holds_loc, f"the variable '{var.id}'", game.source_line(var.holds_loc)
+    ).during(state.decisions, game.variant)
+
+
+def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int,
+           hidden: _HiddenPieces) -> dict[str, Any]:
     owner = game.site_owner[site]
     stack = state.sites[site]
     out: dict[str, Any] = {}
@@ -67,7 +99,7 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> di
         out["count"] = len(stack)
         conceal = None if state.over and zone.reveal_at_end else zone.conceal
         if conceal is None:
-            out["pieces"] = [describe_piece(game, p, state) for p in stack]
+            out["pieces"] = [describe_piece(game, p, state, hidden) for p in stack]
         else:
             env = game.env(state)
             env.temps["place"], env.temps["viewer"] = site, seat
@@ -75,7 +107,7 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int) -> di
             for p in stack:
                 env.temps["piece"] = p
                 shown.append(hidden_piece(game, p) if _concealed(game, zone, conceal, env)
-                             else describe_piece(game, p, state))
+                             else describe_piece(game, p, state, hidden))
             out["pieces"] = shown
     return out
 
@@ -110,32 +142,35 @@ def view(game: Game, state: State, seat: int) -> dict[str, Any]:
 
 def _view(game: Game, state: State, seat: int) -> dict[str, Any]:
     over = state.over
+    hidden = _HiddenPieces(game, state, seat)
     zones: dict[str, Any] = {}
     for zone in game.zones.values():
         if zone.per_seat:
             zones[zone.id] = {
-                str(owner): _place_or_places(game, state, zone, owner, seat)
+                str(owner): _place_or_places(game, state, zone, owner, seat, hidden)
                 for owner in range(1, min(state.players, zone.owners) + 1)}
         elif zone.kind == "pile":
-            zones[zone.id] = _place(game, state, zone, zone.first, seat)
+            zones[zone.id] = _place(game, state, zone, zone.first, seat, hidden)
         elif zone.reach is not None:  # an open grid: everyone counts it, so list what is used
             sites = state.sites
             zones[zone.id] = _places(game, state, zone, [
-                s for s in range(zone.first, zone.first + zone.per_owner) if sites[s]], seat)
+                s for s in range(zone.first, zone.first + zone.per_owner) if sites[s]], seat,
+                hidden)
             zones[zone.id]["reach"] = zone.reach
         else:
-            zones[zone.id] = _places(game, state, zone, zone.sites_in_play(state.players), seat)
+            zones[zone.id] = _places(game, state, zone, zone.sites_in_play(state.players), seat,
+                                     hidden)
     variables = {}
     for var in game.variables.values():
         if var.per_piece:
             continue  # shown with each piece the seat may see
         if var.per_seat:
             variables[var.id] = {
-                str(s): state.seat_vars[var.id][s - 1]
+                str(s): held(game, state, var, state.seat_vars[var.id][s - 1], hidden)
                 for s in range(1, state.players + 1)
                 if _may_see(var.visible_to, s, seat, over, var.reveal_at_end)}
         elif _may_see(var.visible_to, None, seat, over, var.reveal_at_end):
-            variables[var.id] = state.vars[var.id]
+            variables[var.id] = held(game, state, var, state.vars[var.id], hidden)
     deciding = game.deciding_seats(state)
     decision = game.decision(state)
     return {
@@ -148,7 +183,7 @@ def _view(game: Game, state: State, seat: int) -> dict[str, Any]:
         "variables": variables,
         "deciding": deciding,
         "prompt": decision.prompt if decision is not None and seat in deciding else None,
-        "log": redacted_log(game, state, seat),
+        "log": redacted_log(game, state, seat, hidden),
         "over": over,
         "winners": state.winners,
         "reason": state.reason,
@@ -162,38 +197,42 @@ def _scores(game: Game, state: State) -> dict[str, Any] | None:
 
 
 def _places(game: Game, state: State, zone: ZoneInfo, sites: list[int],
-            seat: int) -> dict[str, Any]:
+            seat: int, hidden: _HiddenPieces) -> dict[str, Any]:
     return {
         "kind": zone.kind,
         "rows": zone.rows,
         "cols": zone.cols,
-        "places": {game.site_name[s]: _place(game, state, zone, s, seat) for s in sites},
+        "places": {game.site_name[s]: _place(game, state, zone, s, seat, hidden)
+                   for s in sites},
     }
 
 
 def _place_or_places(game: Game, state: State, zone: ZoneInfo, owner: int,
-                     seat: int) -> dict[str, Any]:
+                     seat: int, hidden: _HiddenPieces) -> dict[str, Any]:
     first = zone.site_for(owner)
     if zone.per_owner == 1:
-        return _place(game, state, zone, first, seat)
+        return _place(game, state, zone, first, seat, hidden)
     sites = list(range(first, first + zone.per_owner))
     if zone.reach is None:
-        return _places(game, state, zone, sites, seat)
-    out = _places(game, state, zone, [s for s in sites if state.sites[s]], seat)
+        return _places(game, state, zone, sites, seat, hidden)
+    out = _places(game, state, zone, [s for s in sites if state.sites[s]], seat, hidden)
     out["reach"] = zone.reach
     return out
 
 
-def redacted_log(game: Game, state: State, seat: int) -> list[dict[str, Any]]:
+def redacted_log(game: Game, state: State, seat: int,
+                 hidden: _HiddenPieces | None = None) -> list[dict[str, Any]]:
     """The log as `seat` may read it now.
 
     Others' secret choices stay hidden until the end, lines told to other seats are left
     out, and a line whose text describes a piece that `seat` may not see *now* (a card
     turned face down, a piece covered in memory mode) is hidden too: otherwise the log
-    would rebuild what the view conceals.
+    would rebuild what the view conceals. A line on the record stays readable for the
+    seats that saw its pieces when it was written, and for a spectator when every seat
+    did (the pieces were on the open table, where a spectator sees them too).
     """
     out: list[dict[str, Any]] = []
-    hidden = _HiddenPieces(game, state, seat)
+    hidden = hidden or _HiddenPieces(game, state, seat)
     for entry in state.log_entries():
         if entry[0] == "decision":
             who, notation, secret = entry[1], entry[2], entry[3]
@@ -206,7 +245,8 @@ def redacted_log(game: Game, state: State, seat: int) -> list[dict[str, Any]]:
             text, seats = entry[1], entry[2]
             pieces = entry[3] if len(entry) > 3 else ()
             if seats is None or seat in seats or state.over:
-                on_record = len(entry) > 4 and seat in entry[4]
+                on_record = len(entry) > 4 and (seat in entry[4] or (
+                    seat == SPECTATOR and len(entry[4]) == state.players))
                 out.append({"say": text if on_record or not hidden.any(pieces) else None})
     return out
 
@@ -249,11 +289,14 @@ class _HiddenPieces:
         self.game, self.state, self.seat = game, state, seat
         self.known: dict[int, bool] = {}
         self.env: Any = None
+        self.public = _all_pieces_public(game)
 
     def any(self, pieces: Any) -> bool:
-        return any(self.hidden(p) for p in pieces)
+        return not self.public and any(self.hidden(p) for p in pieces)
 
     def hidden(self, piece: int) -> bool:
+        if self.public:
+            return False
         found = self.known.get(piece)
         if found is None:
             found = self.known[piece] = self._decide(piece)
@@ -275,3 +318,17 @@ class _HiddenPieces:
         env = self.env
         env.temps["piece"], env.temps["place"], env.temps["viewer"] = piece, site, seat
         return _concealed(game, zone, zone.conceal, env)
+
+
+_PUBLIC: weakref.WeakKeyDictionary[Game, bool] = weakref.WeakKeyDictionary()
+
+
+def _all_pieces_public(game: Game) -> bool:
+    """Whether every seat always sees every piece (no zone hides its contents or conceals
+    a piece): then no line of the log is hidden for a piece, and the log is read without
+    asking of each piece it names (a long log is read at every view)."""
+    found = _PUBLIC.get(game)
+    if found is None:
+        found = _PUBLIC[game] = all(z.contents == "everyone" and z.conceal is None
+                                    for z in game.zones.values())
+    return found
