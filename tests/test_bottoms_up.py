@@ -476,3 +476,28 @@ def test_random_agents_play_through_the_playout(game: Game) -> None:
         result = play_game(game, players, 5, make_agents(players, 5))
         assert result.winners and result.final_state is not None
         assert result.scores is not None and len(result.scores) == players
+
+
+def test_ismcts_positions_keep_the_chain_bookkeeping_of_a_placement(game: Game) -> None:
+    """A search in the middle of a chain (blue's colour, yellow's destination) must play
+    on from the chain as it stands: the pieces yellow already moved and the effects
+    already counted are public bookkeeping, not secrets to draw anew (they were reset to
+    a fresh set-up's, so a sampled position could move a piece twice)."""
+    from interpreter.agents.information import InformationSet
+
+    rng = random.Random(3)
+    found = 0
+    for seed in range(60):
+        st = game.new_state(4, seed)
+        while not st.over and found < 5:
+            seat = game.deciding_seats(st)[0]
+            if st.vars["moved"] or st.vars["chain_steps"]:
+                sample = InformationSet(game, st, seat).sample(seed)
+                assert sample.vars["moved"] == st.vars["moved"]
+                assert sample.vars["chain_steps"] == st.vars["chain_steps"]
+                assert sample.vars["queue"] == st.vars["queue"]
+                found += 1
+            st = game.apply(st, seat, rng.choice(game.legal_options(st, seat)))
+        if found >= 5:
+            break
+    assert found >= 5, "no decision in the middle of a chain was reached"

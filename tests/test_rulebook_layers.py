@@ -157,3 +157,16 @@ def test_a_phrase_slot_after_the_keeps_one_article() -> None:
         "the panels along the *d* side of x")
     assert fill("the {} of {}", ["a card", "y"]) == "a card of y"
     assert fill("breathe {}", ["the air"]) == "breathe the air"
+
+
+def test_the_players_layer_leaves_out_variables_kept_off_the_table() -> None:
+    """`on_table: false` is the rules' bookkeeping (Aquarium's pairs kept, Bottoms Up's
+    queue of stacks): the exact rules list it as such, the players' layer does not."""
+    root = Path(__file__).resolve().parents[1] / "generated_docs"
+    aquarium = (root / "aquarium" / "index.md").read_text(encoding="utf-8")
+    players, exact = aquarium.split("Everything the game keeps track of", 1)
+    assert "**Kept**" not in players and "**Price**" in players
+    assert "**kept**" in exact and "the rules' own bookkeeping" in exact.split("**kept**")[1][:300]
+    bottoms = (root / "bottoms-up" / "index.md").read_text(encoding="utf-8")
+    players, _ = bottoms.split("Everything the game keeps track of", 1)
+    assert "**Queue**" not in players and "**Chain steps**" not in players

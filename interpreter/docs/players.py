@@ -32,8 +32,10 @@ LEFT_OUT = ("Some steps are given only in “The exact rules” at the end of th
 
 
 def bookkeeping_variables(game: Game) -> set[str]:
-    """The variables no player ever sees: the engine's own bookkeeping."""
-    return {v.id for v in game.ruleset.variables if v.visible_to == "nobody"}
+    """The rules' own bookkeeping: variables no player ever sees, and those the ruleset
+    keeps off the table (`on_table: false`: public, but not something players track)."""
+    return {v.id for v in game.ruleset.variables
+            if v.visible_to == "nobody" or not v.on_table}
 
 
 def mentions(value: Any, names: set[str]) -> bool:

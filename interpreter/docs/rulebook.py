@@ -31,7 +31,13 @@ from interpreter.docs.diagrams import (
 )
 from interpreter.docs.examples import CaseExampleDoc, case_examples, setup_picture
 from interpreter.docs.figure import Diagram, sentence
-from interpreter.docs.players import LEFT_OUT, PlayerRules, own_fields, template_exprs
+from interpreter.docs.players import (
+    LEFT_OUT,
+    PlayerRules,
+    bookkeeping_variables,
+    own_fields,
+    template_exprs,
+)
 from interpreter.docs.text import Md, as_markdown, md_escape
 from interpreter.errors import TabletopError
 from interpreter.load.loader import LoadedRuleset
@@ -419,6 +425,8 @@ def _variables(game: Game, d: Describer) -> list[dict[str, Any]]:
         if v.visible_to != "everyone":
             parts.append(f"seen by {_VISIBILITY[v.visible_to]}"
                          + (" until the game ends" if v.reveal_at_end else ""))
+        elif not v.on_table:
+            parts.append("the rules' own bookkeeping, not shown to players")
         out.append({"name": humanize(v.id), "description": sentence(md_escape(v.description or "")),
                     "facts": sentence("; ".join(parts))})
     return out
@@ -751,7 +759,7 @@ def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> 
                          "text": sentence(md_escape(t.text)) if t.text else "",
                          "rules": "" if t.text else markdown_list(
                              PlayerRules(game, d).lines(t.do), d.indent)})
-    seen = {v.id for v in rs.variables if v.visible_to != "nobody"}
+    seen = {v.id for v in rs.variables if v.id not in bookkeeping_variables(game)}
     return PlayerLayer(
         setup=Md(setup), turn=Md(markdown_list(turn_lines, d.indent)),
         turn_summary=as_markdown([sentence(line) for line in summary]),

@@ -311,8 +311,9 @@ class VarDecl(Node):
     visible_to: Visibility = "everyone"
     reveal_at_end: bool = True
     on_table: bool = Field(
-        default=True, description="false for the rules' own bookkeeping, which the terminal "
-        "does not show players")
+        default=True, description="false for the rules' own bookkeeping: public, but not "
+        "shown to players (not on the terminal, nor among the things to keep track of in "
+        "the rulebook's players' layer); views still carry it for tools and computer players")
     holds: Literal["pieces", "places"] | None = Field(
         default=None, description="what the variable's value is made of, when it is pieces "
         "(a piece, a list of them, null) or places (squares, piles): views then show each "
