@@ -72,7 +72,10 @@ def _measure(text: str) -> tuple[int, int]:
 def test_bundled_files_are_far_within_the_limits(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     nodes, depth = _measure(text)
-    assert len(text.encode("utf-8")) * 10 <= MAX_FILE_BYTES
+    # a scenario file grows with every ruling pinned (Aquarius Rising's holds 60 KB):
+    # a fifth of the limit for those, a tenth for the rulesets themselves
+    margin = 5 if path.name.endswith(".tests.yaml") else 10
+    assert len(text.encode("utf-8")) * margin <= MAX_FILE_BYTES
     assert nodes * 25 <= MAX_NODES
     assert depth * 4 <= MAX_DEPTH
 
