@@ -16,6 +16,17 @@ from tests.probes import catalogue as cat
 from tests.test_reliability import check
 
 NAMED = {
+    # section 2: budgets that bound all work
+    "cli/play-stdin-5mb-line": "a 5 MB line typed at the play prompt",
+    "cli/play-stdin-50mb-no-newline": "50 MB at the play prompt with no end of line",
+    "cli/play-save-5mb-line": "a 5 MB line while the game is being saved",
+    # section 3: nothing from a ruleset runs in a page
+    "html/hostile_texts": "markup in every text of a ruleset, through tabletop docs",
+    "html/hostile_ids": "markup in ids and values, through tabletop docs",
+    # the variants category of the closing note's table
+    "variants/extends-itself": "a variant that extends itself",
+    "variants/extends-a-circle-of-two": "two variants that extend each other",
+    "variants/extends-dev-zero": "a variant whose base is /dev/zero",
     # section 5: every run-time error says where and when
     "rules/notation-error-at-decision": "an option's notation fails at decision 3",
     "rules/notation-error-matching-a-typed-move": "a notation fails while a typed move "

@@ -101,7 +101,8 @@ def is_variant(tree: Any) -> bool:
 
 
 def merge_variant(tree: Any, source: Source, path: str,
-                  read: Any, depth: int = 0, chain: tuple[str, ...] = ()
+                  read: Any, depth: int = 0,
+                  chain: tuple[tuple[str, Source, Location | None], ...] = ()
                   ) -> tuple[Any, VariantInfo]:
     """The ruleset tree a variant stands for, and what it changed.
 
@@ -131,13 +132,16 @@ def merge_variant(tree: Any, source: Source, path: str,
         raise RulesetError([source.diagnostic(
             f"the base '{ref}' does not load; its problems follow", _loc(ref)),
             *exc.diagnostics]) from None
-    chain = (*chain, _same_file(path))
-    if _same_file(base_path) in chain:
-        files = [Path(p).name for p in chain[chain.index(_same_file(base_path)):]]
-        raise RulesetError([source.diagnostic(
-            f"'{Path(path).name}' extends itself" if len(files) == 1 else
+    chain = (*chain, (_same_file(path), source, _loc(ref)))
+    files = [file for file, _, _ in chain]
+    if _same_file(base_path) in files:
+        start = files.index(_same_file(base_path))
+        names = [Path(file).name for file in files[start:]]
+        _, first, where = chain[start]  # told where the circle starts: the file asked for
+        raise RulesetError([first.diagnostic(
+            f"'{names[0]}' extends itself" if len(names) == 1 else
             "the variants extend each other in a circle: "
-            + " → ".join([*files, files[0]]), _loc(ref))])
+            + " → ".join([*names, names[0]]), where)])
     if is_variant(base_tree):
         base_tree, _ = merge_variant(base_tree, base_source, base_path, read, depth + 1,
                                      chain)
