@@ -144,7 +144,7 @@ class CodeHooks:
     sink: list[GeneratedCode] = field(default_factory=list)
     uses: dict[str, dict[str, tuple[int, bool]]] = field(default_factory=dict)
     plain: dict[str, bool] = field(default_factory=dict)
-    """For each definition with parameters: whether its value is never a list."""
+    """For each definition: whether its value is never a list."""
     flat: dict[str, bool] = field(default_factory=dict)
     """For each definition: whether its value, a list, can never hold a list."""
 
@@ -331,7 +331,9 @@ class _Writer:
         if key is not None:  # a definition without parameters: its value while it lasts
             cache = self.uses("ch", "env.cache")
             code = f"({cache}[{key!r}] if {key!r} in {cache} else {self.obj(found, name)}(env))"
-            if flat_list(node, scope, self.hooks):
+            if never_a_list(node, scope, self.hooks):
+                self.scalars.add(code)
+            elif flat_list(node, scope, self.hooks):
                 self.flat.add(code)
             return code
         return f"{self.obj(found, name)}(env)"
@@ -1138,11 +1140,25 @@ def never_a_list(node: ast.expr, scope: ex.Scope, hooks: CodeHooks | None,
                 and never_a_list(node.orelse, scope, hooks, seen))
     if isinstance(node, ast.BoolOp):
         return all(never_a_list(v, scope, hooks, seen) for v in node.values)
+    if isinstance(node, ast.Name):  # a value's name, a number of the game, a definition
+        if node.id in scope.temps | scope.locals:
+            return False
+        if node.id in ex._CONSTANT_NAMES or node.id in ("current", "players", "turn"):
+            return True
+        found = scope.resolve_global(node.id)
+        if isinstance(found, ex.Constant):
+            return _plain(found.value)
+        return _definition_plain(node.id, hooks, seen)
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
         return False
     name = node.func.id
     if name not in scope.definitions:
         return name in _NEVER_LISTS and name in scope.functions
+    return _definition_plain(name, hooks, seen)
+
+
+def _definition_plain(name: str, hooks: CodeHooks | None, seen: frozenset[str]) -> bool:
+    """Whether a definition's value is never a list (see never_a_list), decided once."""
     if hooks is None:
         return False
     found = hooks.plain.get(name)
@@ -1154,8 +1170,8 @@ def never_a_list(node: ast.expr, scope: ex.Scope, hooks: CodeHooks | None,
             tree = ex.parse(body[1])
         except ex.ExpressionError:
             return False
-        found = hooks.plain[name] = never_a_list(tree, hooks.ruleset_scope(), hooks,
-                                                 seen | {name})
+        found = hooks.plain[name] = never_a_list(
+            tree, hooks.ruleset_scope().with_temps(body[0]), hooks, seen | {name})
     return found
 
 
