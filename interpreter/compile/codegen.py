@@ -979,6 +979,12 @@ def generate(tree: ast.expr, scope: ex.Scope, slow: Callable[..., Any], what: st
     return _function(w, args, result, _with_temps(params, slow) if params else slow, what)
 
 
+MAX_TEMPLATE_PARTS = 200
+"""Most expressions a generated template writes: Python compiles one long expression
+slowly (a template of 20,000 parts took a second and 250 MB), and a text that long is
+written by the closures as quickly."""
+
+
 def generate_template(parts: list[str | ast.expr], scope: ex.Scope, slow: Callable[..., Any],
                       show: Callable[[Any], str], weight: int, what: str,
                       inline: list[bool]) -> Callable[..., Any]:
@@ -988,8 +994,10 @@ def generate_template(parts: list[str | ast.expr], scope: ex.Scope, slow: Callab
     its expressions, as the closures do."""
     hooks = scope.code
     assert hooks is not None
-    w = _Writer(scope, hooks)
     trees = [p for p in parts if not isinstance(p, str)]
+    if len(trees) > MAX_TEMPLATE_PARTS:
+        return slow
+    w = _Writer(scope, hooks)
     for tree, allowed in zip(trees, inline, strict=True):
         w.expression(tree, allowed)
     try:

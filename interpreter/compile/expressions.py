@@ -1050,21 +1050,27 @@ def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Com
     trees: list[ast.expr | str] = []
     inline: list[bool] = []
     weight = 0
+    done: dict[str, tuple[ast.expr, Compiled, bool, int]] = {}  # (a part said again)
     for is_expr, part, offset in split_template(text):
         if is_expr:
-            try:
-                tree = parse(part)
-                allowed = scope.inlining(part) if not scope.bound else scope.inline
-                part_scope = (scope if allowed == scope.inline
-                              else dataclasses.replace(scope, inline=allowed))
-                # the closures only: the template is generated whole (codegen)
-                pieces.append(_Compiler(part_scope).compile(tree))
-            except ExpressionError as exc:
-                exc.offset += offset
-                raise
+            found = done.get(part)
+            if found is None:
+                try:
+                    tree = parse(part)
+                    allowed = scope.inlining(part) if not scope.bound else scope.inline
+                    part_scope = (scope if allowed == scope.inline
+                                  else dataclasses.replace(scope, inline=allowed))
+                    # the closures only: the template is generated whole (codegen)
+                    found = done[part] = (tree, _Compiler(part_scope).compile(tree),
+                                          allowed, weigh(tree, scope))
+                except ExpressionError as exc:
+                    exc.offset += offset
+                    raise
+            tree, compiled, allowed, part_weight = found
+            pieces.append(compiled)
             trees.append(tree)
             inline.append(allowed)
-            weight += weigh(tree, scope)
+            weight += part_weight
         else:
             pieces.append(part)
             trees.append(part)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
@@ -78,23 +79,21 @@ class Set(Primitive):
         seat = b.expr(self.seat) if self.seat is not None else None
         piece = b.expr(self.piece) if self.piece is not None else None
         nxt = b.after_this()
-        limit = b.base_scope.limits.value_size
+        keep = _keeper(var, b.base_scope.limits.value_size)
         if piece is not None:
             def run(m: Machine) -> int:
                 values = m.state.piece_vars[var]
-                values[_piece_index(piece(m.env), values, var)] = _shallow(m.env, value(m.env),
-                                                                           var, limit)
+                values[_piece_index(piece(m.env), values, var)] = keep(m.env, value(m.env))
                 m.env.forget("vars")
                 return nxt
         elif seat is None:
             def run(m: Machine) -> int:
-                m.state.vars[var] = _shallow(m.env, value(m.env), var, limit)
+                m.state.vars[var] = keep(m.env, value(m.env))
                 m.env.forget("vars")
                 return nxt
         else:
             def run(m: Machine) -> int:
-                m.state.seat_vars[var][m.seat_index(seat(m.env))] = _shallow(m.env, value(m.env),
-                                                                             var, limit)
+                m.state.seat_vars[var][m.seat_index(seat(m.env))] = keep(m.env, value(m.env))
                 m.env.forget("vars")
                 return nxt
         b.emit(run, falls=True)
@@ -126,30 +125,32 @@ MAX_VALUE_NESTING = 32
 JSON, and a value nested hundreds of levels down breaks every reader of it."""
 
 
-def _shallow(env: Any, value: Any, var: str, limit: int) -> Any:
-    """`value`, unless it nests lists deeper than MAX_VALUE_NESTING or is larger than
-    budgets.value_size (`limit`): the lists of each level are gone through once each,
-    however often the value holds them."""
-    if type(value) is not list:
-        return value
+def _keeper(var: str, limit: int) -> Callable[[Any, Any], Any]:
+    """What `set` keeps: the value, unless it nests lists deeper than MAX_VALUE_NESTING
+    or is larger than budgets.value_size (`limit`); the lists of each level are gone
+    through once each, however often the value holds them."""
     from interpreter.run.budget import NOT_PLAIN, SEQUENCE_KINDS, kept, overspent
 
-    if len(value) < limit and NOT_PLAIN.isdisjoint(map(type, value)):
-        env.steps += len(value)  # (numbers, pieces, places: what `kept` charges)
-        if env.steps > env.step_limit:
-            overspent(env)
-        return value
-    kept(env, value, limit, f"set {var}")
-    if SEQUENCE_KINDS.isdisjoint(map(type, value)):
-        return value
-    level = [value]
-    for _ in range(MAX_VALUE_NESTING):
-        inner = {id(x): x for items in level for x in items if type(x) is list}
-        if not inner:
+    def keep(env: Any, value: Any) -> Any:
+        if type(value) is not list:
             return value
-        level = list(inner.values())
-    raise RuleError(f"set {var}: the value nests lists more than {MAX_VALUE_NESTING} levels "
-                    "deep (tabletop's limit)")
+        if len(value) < limit and NOT_PLAIN.isdisjoint(map(type, value)):
+            env.steps += len(value)  # (numbers, pieces, places: what `kept` charges)
+            if env.steps > env.step_limit:
+                overspent(env)
+            return value
+        kept(env, value, limit, f"set {var}")
+        if SEQUENCE_KINDS.isdisjoint(map(type, value)):
+            return value
+        level = [value]
+        for _ in range(MAX_VALUE_NESTING):
+            inner = {id(x): x for items in level for x in items if type(x) is list}
+            if not inner:
+                return value
+            level = list(inner.values())
+        raise RuleError(f"set {var}: the value nests lists more than {MAX_VALUE_NESTING} "
+                        "levels deep (tabletop's limit)")
+    return keep
 
 
 class Add(Primitive):
