@@ -457,6 +457,15 @@ def f_join(env: Any, items: Any, sep: Any = ", ") -> str:
     seq = _charge(env, items, "join")
     limit = env.game.limits.text_length
     sep_text = f_str(env, sep)
+    if seq and set(map(type, seq)) == _TEXT:  # texts only: measured, then joined at once
+        size = sum(map(len, seq)) + len(sep_text) * (len(seq) - 1)
+        if size > limit:
+            too_long("text_length", "a text", size, limit)
+        out = sep_text.join(seq)
+        env.steps += size
+        if env.steps > env.step_limit:
+            overspent(env)
+        return out
     parts = []
     size = 0
     for x in seq:
@@ -470,6 +479,9 @@ def f_join(env: Any, items: Any, sep: Any = ", ") -> str:
     if env.steps > env.step_limit:
         overspent(env)
     return out
+
+
+_TEXT = {str}
 
 
 def f_str(env: Any, x: Any) -> str:
