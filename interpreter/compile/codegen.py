@@ -537,11 +537,18 @@ class _Writer:
 
     def g_Call(self, node: ast.Call) -> str:
         code = self.call(node)
-        if never_a_list(node, self.scope, self.hooks):  # (compared as it is: see test)
+        scope = self.known_scope()
+        if never_a_list(node, scope, self.hooks):  # (compared as it is: see test)
             self.scalars.add(code)
-        elif flat_list(node, self.scope, self.hooks):
+        elif flat_list(node, scope, self.hooks):
             self.flat.add(code)
         return code
+
+    def known_scope(self) -> ex.Scope:
+        """The scope, with the names this function binds itself (loop variables,
+        arguments written out in place) among its temporaries: what they hold is not
+        the ruleset's (never_a_list, flat_list)."""
+        return self.scope.with_temps(self.names) if self.names else self.scope
 
     def call(self, node: ast.Call) -> str:
         name = node.func.id  # type: ignore[attr-defined]
@@ -1191,12 +1198,19 @@ def flat_list(node: ast.expr, scope: ex.Scope, hooks: CodeHooks | None,
     if isinstance(node, ast.List | ast.Tuple):
         return all(never_a_list(e, scope, hooks, seen) for e in node.elts)
     if isinstance(node, ast.ListComp | ast.GeneratorExp):
-        gens = node.generators
+        scope = scope.with_temps(  # (its own names hide the ruleset's)
+            n for gen in node.generators for n in _names_in(gen.target))
         if never_a_list(node.elt, scope, hooks, seen):
             return True
-        return (len(gens) == 1 and isinstance(gens[0].target, ast.Name)
-                and isinstance(node.elt, ast.Name) and node.elt.id == gens[0].target.id
-                and flat_list(gens[0].iter, scope, hooks, seen))
+        if not isinstance(node.elt, ast.Name):
+            return False
+        source = None  # the loop naming the element (the innermost, if several do)
+        for gen in node.generators:
+            if isinstance(gen.target, ast.Name) and gen.target.id == node.elt.id:
+                source = gen.iter
+            elif node.elt.id in _names_in(gen.target):
+                source = None
+        return source is not None and flat_list(source, scope, hooks, seen)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return (flat_list(node.left, scope, hooks, seen)
                 and flat_list(node.right, scope, hooks, seen))
@@ -1362,9 +1376,8 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
             for known in (w.scalars, w.flat, w.lists, w.places):
                 if code in known:
                     known.add(var)
-            if not (w.is_scalar(code) or w.is_flat(code)):
-                w.emit(f"if type({var}) is list: {checked}(env, {var}, {limit}, "
-                       f"{'let ' + name!r})")
+            # (not measured here: what an option's `let` keeps is bound, and measured,
+            # by its careful closure when the option is chosen)
             w.names[name] = var
         for c in conds_at.get(d, []):
             w.emit(f"if not {w.value(c)}:")

@@ -230,8 +230,10 @@ class ProgramBuilder:
     def option_value(self, compiled: Compiled, what: str, e: Expr, temps: list[str]
                      ) -> Compiled:
         """An option's `for` list or `let` value, refused when it holds lists and is
-        too large to keep (run.budget.option_values; the generated listing checks the
-        same). A list that can hold no list (cells(board)) is not looked at."""
+        too large to keep (run.budget.option_values): a `for` list wherever it is gone
+        through (the generated listing checks the same), a `let` value where the
+        option is bound (its careful closure). A list that can hold no list
+        (cells(board)) is not looked at."""
         if compiled is _broken:
             return compiled
         try:

@@ -127,8 +127,13 @@ def measure(value: Any, limit: int) -> tuple[int, int]:
         if 1 + n + inner > limit:
             return 1 + n + inner, n
         # (at most `limit` elements to go through, even if the lists are shared)
-        if NOT_PLAIN.isdisjoint(map(type, itertools.chain.from_iterable(value))):
-            return 1 + n + inner, n + inner
+        inner_kinds = set(map(type, itertools.chain.from_iterable(value)))
+        if SEQUENCE_KINDS.isdisjoint(inner_kinds):
+            size = 1 + n + inner
+            if str in inner_kinds:
+                size += sum(len(x) for x in itertools.chain.from_iterable(value)
+                            if type(x) is str)
+            return size, n + inner
     return _measure(value, limit, 1, 0, 1, limit)
 
 

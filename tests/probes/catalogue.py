@@ -1030,6 +1030,14 @@ def shared_value_probes(setup: Any, turn_do: Any) -> list[Probe]:
           for name, expr in SHARED_COMPARISONS.items()],
         P("compare-shared-in-where", ruleset(DEFINE=DOUBLE, WHERE=q(f"n > 0 and {D60} in [{E60}]")),
           STEPS, note="in an option's condition (its generated listing)"),
+        P("option-for-shared", ruleset(DEFINE=DOUBLE, FOR=q(f"[{D60}]"), WHERE=q("true"),
+                                       NOTATION=q("go"), LABEL=q("Go")), ("value_size",),
+          note="an option's value is kept as a local name: unique_options hashed it all"),
+        replace(P("option-let-shared", ruleset(DEFINE=DOUBLE, WHERE=q("true")).replace(
+            "        where:", f"        let: {{big: {q('[' + D60 + ']')}}}\n        where:", 1),
+            ("value_size",)), decision=False,
+            note="measured where the option is bound; when: a decision's binding that "
+                 "fails does not say its decision yet (issue 38, part 5)"),
         P("say-shared-doubling", setup(
             "- let: {l: '[1]', i: '0'}\n- repeat:\n    - let: {l: '[l, l]', i: 'i + 1'}\n"
             "  until: 'i >= 18'\n- say: '{[l, l, l, l]}'"), ("text_length",),
