@@ -1141,8 +1141,8 @@ def never_a_list(node: ast.expr, scope: ex.Scope, hooks: CodeHooks | None,
     parameters is looked into (once: CodeHooks.plain)."""
     if isinstance(node, ast.Constant | ast.Attribute | ast.Compare):
         return True
-    if isinstance(node, ast.UnaryOp):
-        return True  # (not: true or false; -: a number or an error)
+    if isinstance(node, ast.UnaryOp):  # (not: true or false; -: a number or an error;
+        return not isinstance(node.op, ast.UAdd)  # +: the value itself)
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, ast.Sub | ast.FloorDiv | ast.Mod | ast.Div):
             return True
