@@ -17,6 +17,8 @@ from interpreter.api import load_game
 from interpreter.compile.game import Game, compile_game
 from interpreter.errors import BudgetError, RuleError, RulesetError
 from interpreter.load.loader import load_ruleset_text
+from interpreter.run.budget import measure, shown_size, value_size
+from interpreter.run.game import show_value
 from interpreter.run.playout import make_agents, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -218,6 +220,154 @@ def test_budgets_can_be_raised_in_the_ruleset() -> None:
     text = ruleset(setup='  - let: {x: "repeat(1, 150000)"}',
                    budgets="budgets: {list_length: 200000}")
     run_to_end(text)
+
+
+# -- values that share their parts ------------------------------------------------------
+# (issue 38) A value may hold one list many times at the cost of one reference each:
+# `[l, l]` doubles the size of `l` for two references. Sizes are counted as if nothing
+# were shared, and counting them costs their distinct parts, so each stops at once.
+
+SHARED_ROWS = "repeat(range(100000), 100000)"
+
+
+@pytest.mark.parametrize("effect", [
+    f"  - set: xs\n    value: {SHARED_ROWS}",
+    f'  - let: {{y: "{SHARED_ROWS}"}}',
+    f'  - for_each: row\n    in: "{SHARED_ROWS}"\n    do: []',
+    f'  - arrange: "{SHARED_ROWS}"\n    into: "repeat(0, 100000)"\n    as: a',
+], ids=["set", "let", "for_each", "arrange"])
+def test_a_list_of_shared_rows_stops_at_the_value_size_at_once(effect: str) -> None:
+    """100,000 references to one row of 100,000: each list is within list_length, but
+    the value holds 10^10 values; the nesting check of `set` went through all of them
+    (50 s and 2 GB for 10,000 rows)."""
+    error = stops(ruleset(setup=effect), "value_size")
+    assert "1,000,000" in str(error)
+
+
+def test_an_initial_value_of_shared_rows_stops_at_the_value_size() -> None:
+    text = ruleset().replace('{id: xs, initial: "[1]"}', f'{{id: xs, initial: "{SHARED_ROWS}"}}')
+    started = time.perf_counter()
+    with pytest.raises(BudgetError) as info:
+        run_to_end(text)
+    assert time.perf_counter() - started < 2
+    assert info.value.budget == "value_size"
+    assert str(info.value).startswith("probe.yaml:10:"), str(info.value)
+
+
+@pytest.mark.parametrize("setup", [
+    "  - repeat:\n      - set: xs\n        value: '[xs, xs]'\n    until: 'false'",
+    "  - let: {l: '[1]'}\n  - repeat:\n      - let: {l: '[l, l]'}\n    until: 'false'",
+], ids=["set", "let"])
+def test_a_value_doubled_by_sharing_stops_at_the_value_size(setup: str) -> None:
+    """`set xs = [xs, xs]` sixty times: each time one more list of two references, and
+    the size doubles (the nesting check went through all of it)."""
+    stops(ruleset(setup=setup), "value_size")
+
+
+def test_a_value_within_the_value_size_is_kept() -> None:
+    setup = ("  - let: {l: '[1]', i: '0'}\n  - repeat:\n"
+             "      - let: {l: '[l, l]', i: 'i + 1'}\n      - set: xs\n        value: l\n"
+             "    until: 'i >= 18'")
+    run_to_end(ruleset(setup=setup))
+    text = ruleset(setup=setup.replace("18", "19"), budgets="budgets: {value_size: 2000000}")
+    run_to_end(text)
+    with pytest.raises(BudgetError):
+        run_to_end(ruleset(setup=setup.replace("18", "19")))
+
+
+def test_sizes_are_counted_as_if_unshared_from_the_distinct_parts() -> None:
+    row = list(range(1000))
+    assert measure([], 10) == (1, 0)
+    assert value_size([1, "ab", [2, 3], None], 100) == 1 + 1 + 3 + 3 + 1
+    assert value_size([row, row], 10 ** 7) == 1 + 2 * 1001
+    assert value_size([[["abc"]], [[]]], 100) == 1 + (1 + (1 + 4)) + (1 + 1)
+    doubled: list = [1]
+    for _ in range(60):
+        doubled = [doubled, doubled]
+    size, work = measure(doubled, 10 ** 6)
+    assert size > 10 ** 6 and work < 1000
+    size, work = measure([[row] * 1000] * 1000, 10 ** 6)
+    assert size > 10 ** 6 and work <= 2 * 10 ** 6
+
+
+@pytest.mark.parametrize("value", [
+    [], [[]], [[], []], ["", ""], [1, [2, [3, "abc"]], True, None], [[[[]]], "x"],
+    [["a", "b"], ["a", "b"]], [1.5, -3, "nothing"]])
+def test_the_shown_size_is_never_more_than_the_text(value: list) -> None:
+    game = game_of(ruleset())
+    assert shown_size(value, 10 ** 6) <= len(show_value(game, value))
+
+
+def test_a_template_refuses_a_text_too_long_before_writing_it() -> None:
+    """A list of one long list twice was written out in full (gigabytes) before the
+    length of the text was checked; the careful path ran out of memory."""
+    turn = "  - say: \"{repeat(repeat('x' * 99999, 99999), 2)}\""
+    for generate in (True, False):
+        game = compile_game(load_ruleset_text(ruleset(turn=turn), "probe.yaml"),
+                            generate=generate)
+        started = time.perf_counter()
+        with pytest.raises(BudgetError) as info:
+            play_game(game, 2, 1, make_agents(2, 1))
+        assert time.perf_counter() - started < 2
+        assert info.value.budget == "text_length"
+        assert str(info.value).startswith("probe.yaml:17:"), str(info.value)
+
+
+_D = "d(" * 60 + "1" + ")" * 60
+_E = "e(" * 60 + "1" + ")" * 60
+
+
+@pytest.mark.parametrize("expression", [
+    f"{_D} == {_E}", f"{_D} != {_E}", f"{_D} in [{_E}]", f"{_D} < {_E}", f"{_D} >= {_E}",
+    f"distinct([{_D}])", f"sorted([{_D}, {_E}])", f"without([{_D}], [{_E}])",
+    f"max({_D}, {_E})", f"min([{_D}, {_E}])",
+])
+def test_comparing_values_that_share_their_parts_is_charged_by_their_size(
+        expression: str) -> None:
+    """Two equal values of 2^60 values each (sixty doublings by sharing): comparing,
+    sorting or hashing them went through every value (a hang, or out of memory for the
+    keys of distinct and without); now what it goes through is charged first."""
+    define = "define:\n  d(x): '[x, x]'\n  e(x): '[x, x]'\nsetup:"
+    text = ruleset(setup=f'  - let: {{x: "{expression}"}}').replace("setup:", define, 1)
+    for generate in (True, False):
+        started = time.perf_counter()
+        with pytest.raises(BudgetError) as info:
+            play_game(compile_game(load_ruleset_text(text, "probe.yaml"), generate=generate),
+                      2, 1, make_agents(2, 1))
+        assert time.perf_counter() - started < 2
+        assert info.value.budget == "steps_for_setup"
+
+
+def test_comparing_small_lists_of_lists_still_works() -> None:
+    setup = ("  - let: {x: \"[[1, 2], [3]]\"}\n"
+             "  - if: \"x == [[1, 2], [3]] and [3] in x and x < [[1, 3]] and "
+             "distinct(x + x) == x and sorted(x) == x and without(x, [[3]]) == [[1, 2]] "
+             "and max(x) == [3]\"\n    then: [{set: v, value: '7'}]")
+    game = game_of(ruleset(setup=setup))
+    assert game.new_state(2, 1).vars["v"] == 7
+
+
+def _doubling_definitions(levels: int) -> str:
+    lines = [f"  f{i}(k): f{i + 1}(k) + f{i + 1}(k)" for i in range(levels)]
+    return "define:\n" + "\n".join([*lines, f"  f{levels}(k): k + 1"]) + "\nsetup:"
+
+
+def test_definitions_calling_each_other_compile_in_time_linear_in_the_file() -> None:
+    """Sixteen definitions each calling the next twice: written out in place, 65,536
+    copies of the last (validate was killed at 30 s and 1.6 GB); now the small ones
+    are written out and the others called."""
+    text = ruleset(setup="  - set: v\n    value: f0(v)")
+    text = text.replace("setup:", _doubling_definitions(16), 1)
+    started = time.perf_counter()
+    game = game_of(text)
+    assert time.perf_counter() - started < 2
+    assert sum(len(c.source) for c in game.generated_code) < 200_000
+    assert game.new_state(2, 1).vars["v"] == 2 ** 16 * 2
+
+
+def test_a_definition_that_would_take_forever_to_evaluate_stops_on_its_steps() -> None:
+    text = ruleset(setup='  - let: {x: "f0(1)"}').replace("setup:", _doubling_definitions(40), 1)
+    stops(text, "steps_for_setup")
 
 
 # -- run-time errors are located -------------------------------------------------------

@@ -72,7 +72,9 @@ ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "curre
               "piece_kind_id", "seat_vars", "piece_vars",
               # instructions written into stretches (compile.inlines)
               "_cache", "forget", "finish", "text", "clear", "seat_index", "pop", "insert",
-              "move", "loc", "site_zone", "remove"}
+              "move", "loc", "site_zone", "remove",
+              # an option's values that hold lists are measured (run.budget)
+              "isdisjoint"}
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -276,3 +278,63 @@ def test_a_per_piece_variable_read_in_place_agrees_with_the_closures() -> None:
         assert outcomes[0] == outcomes[1], (text, x)
     assert "vp['facing']" in "".join(code.source for code in fast.generated_code), (
         "a per-piece variable is read in place")
+
+
+# -- definitions written out in place, or called -------------------------------------------
+
+_LARGE = "len([" + ", ".join(["b"] * 250) + "])"  # more parts than MAX_INLINED
+_DEFINED = f"""\
+tabletop: 1
+game: {{name: defined, title: Defined, designer: Test, seats: {{min: 2, max: 2}}, summary: s}}
+pieces:
+  attributes:
+    colour: {{values: [red, blue]}}
+  sets: [{{id: a, count: 1, each: {{colour: [red, blue]}}, start: pile}}]
+zones: [{{id: pile, kind: pile}}]
+define:
+  small(a, b): "a if b else 0"
+  large(a, b): "(a if b else 0) + {_LARGE}"
+turn:
+  - choose: go
+    options: [{{id: go, notation: go}}]
+end: [{{id: e, when: "turn >= 3"}}]
+"""
+
+
+def _defined(fast: bool) -> Game:
+    from interpreter.load.loader import load_ruleset_text
+    return compile_game(load_ruleset_text(_DEFINED, "defined.yaml"), generate=fast)
+
+
+def _both(fast: Game, careful: Game, text: str) -> tuple[str, str]:
+    """The outcome of `text` on either path (they must agree), and the generated code's
+    legend (what its names stand for)."""
+    outcomes = []
+    for game in (fast, careful):
+        env = Env(game, game.new_state(2, 1))
+        try:
+            outcomes.append(("value", repr(game.compile_expression(text)(env)), env.steps))
+        except TabletopError as exc:
+            outcomes.append(("error", str(exc), env.steps))
+    assert outcomes[0] == outcomes[1], text
+    legend = [code.legend for code in fast.generated_code if code.what == text]
+    return outcomes[0][0], " ".join(v for names in legend for v in names.values())
+
+
+def test_a_small_definition_is_written_out_in_place_and_a_large_one_called() -> None:
+    """Written out in place, a definition computes an argument where it uses it (not at
+    all here); called, it computes its arguments first. Both paths decide alike."""
+    fast, careful = _defined(True), _defined(False)
+    outcome, legend = _both(fast, careful, "small(1 // 0, false)")
+    assert outcome == "value" and "definition small" not in legend
+    outcome, legend = _both(fast, careful, "large(1 // 0, false)")
+    assert outcome == "error" and "definition large" in legend
+
+
+def test_once_the_allowance_is_spent_definitions_are_called(monkeypatch: Any) -> None:
+    monkeypatch.setattr("interpreter.compile.game.MAX_WRITTEN_OUT", 4)
+    fast, careful = _defined(True), _defined(False)
+    outcome, legend = _both(fast, careful, "small(2, true)")  # 4 parts: written out
+    assert outcome == "value" and "definition small" not in legend
+    outcome, legend = _both(fast, careful, "small(1 // 0, false)")
+    assert outcome == "error" and "definition small" in legend

@@ -28,7 +28,7 @@ from typing import Any
 from interpreter.compile import expressions as ex
 from interpreter.compile.functions import first_of_each_kind
 from interpreter.errors import BudgetError, RuleError
-from interpreter.run.budget import overspent, too_long
+from interpreter.run.budget import option_values, overspent, too_long
 from interpreter.run.tables import (
     ALL_DIRECTIONS,
     DIAGONAL,
@@ -79,6 +79,10 @@ def subscript(env: Any, container: Any, key: Any) -> Any:
     if getter is not None:
         return getter(env, key)
     return container[key]
+
+
+_LIST_KINDS = frozenset((list, tuple))
+"""What makes going through a list more than its length (see run.budget.walk_steps)."""
 
 
 def unpack(item: Any, n: int, names: str) -> Any:
@@ -134,8 +138,15 @@ class CodeHooks:
     neighbours: Callable[[tuple[str, ...] | None], dict[int, list[int]] | None] = (
         lambda dirs: None)
     """For some directions (all eight when None): grid square → its neighbours."""
+    small: Callable[[str], bool] = lambda name: True
+    """Whether a definition is small enough to be written out in place (the closures
+    ask the same: see expressions.written_in_place)."""
     sink: list[GeneratedCode] = field(default_factory=list)
     uses: dict[str, dict[str, tuple[int, bool]]] = field(default_factory=dict)
+    plain: dict[str, bool] = field(default_factory=dict)
+    """For each definition: whether its value is never a list."""
+    flat: dict[str, bool] = field(default_factory=dict)
+    """For each definition: whether its value, a list, can never hold a list."""
 
 
 class _Writer:
@@ -171,6 +182,15 @@ class _Writer:
         places gives, so reading a place needs no check of what it is."""
         self.place_lists: set[str] = set()
         """Codes known to be lists of places (a zone's cells, a square's neighbours)."""
+        self.flat: set[str] = set()
+        """Codes known to be lists that hold no list: going through one costs its
+        length, whatever compares it (see run.budget.walk_steps)."""
+        self.inline = scope.inline
+        """Whether the expression being written may have small definitions written out
+        in place (as its closures decided: see expressions.Scope.inline)."""
+        self.inline_of: dict[int, bool] = {}
+        """That decision for the nodes of each expression, where one function writes
+        several (a template's parts, an option's lists and condition)."""
 
     # -- output ---------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -224,10 +244,13 @@ class _Writer:
         self.emit(f"{t} = {code}")
         if code in self.lists:
             self.lists.add(t)
-        for known in (self.scalars, self.places, self.place_lists):
+        for known in (self.scalars, self.places, self.place_lists, self.flat):
             if code in known:
                 known.add(t)
         return t
+
+    def is_flat(self, code: str) -> bool:
+        return code in self.flat or code in self.place_lists or code in self.piece_lists
 
     def is_list(self, code: str) -> bool:
         return code in self.lists or (code.startswith("[") and code.endswith("]")
@@ -245,8 +268,9 @@ class _Writer:
             code = self.value(node)
             out.append((start, len(self.lines), code))
         codes = [c for _, _, c in out]
+        later_lines = False  # (whether any value after the i-th wrote statements)
         for i in range(len(out) - 2, -1, -1):
-            later_lines = any(s != e for s, e, _ in out[i + 1:])
+            later_lines = later_lines or out[i + 1][0] != out[i + 1][1]
             if later_lines and not self.is_atom(codes[i]):
                 t = self.tmp()
                 self.lines.insert(out[i][1], "    " * self.indent + f"{t} = {codes[i]}")
@@ -254,6 +278,12 @@ class _Writer:
         return codes
 
     # -- nodes ----------------------------------------------------------------------------
+    def expression(self, tree: ast.expr, inline: bool) -> None:
+        """Note that `tree` is an expression of its own, whose small definitions are
+        written out in place or not as `inline` says."""
+        for node in ast.walk(tree):
+            self.inline_of[id(node)] = inline
+
     def value(self, node: ast.expr) -> str:
         found = self.precomputed.get(id(node))
         if found is not None:
@@ -261,7 +291,14 @@ class _Writer:
         method = getattr(self, "g_" + type(node).__name__, None)
         if method is None:
             raise Unwritable(type(node).__name__)
-        return method(node)
+        inline = self.inline_of.get(id(node))
+        if inline is None or inline == self.inline:
+            return method(node)
+        saved, self.inline = self.inline, inline
+        try:
+            return method(node)
+        finally:
+            self.inline = saved
 
     def g_Constant(self, node: ast.Constant) -> str:
         return _literal(node.value)
@@ -293,7 +330,12 @@ class _Writer:
         key = getattr(found, "cache_key", None)
         if key is not None:  # a definition without parameters: its value while it lasts
             cache = self.uses("ch", "env.cache")
-            return f"({cache}[{key!r}] if {key!r} in {cache} else {self.obj(found, name)}(env))"
+            code = f"({cache}[{key!r}] if {key!r} in {cache} else {self.obj(found, name)}(env))"
+            if never_a_list(node, scope, self.hooks):
+                self.scalars.add(code)
+            elif flat_list(node, scope, self.hooks):
+                self.flat.add(code)
+            return code
         return f"{self.obj(found, name)}(env)"
 
     def deferred(self, d: Deferred) -> str:
@@ -347,6 +389,8 @@ class _Writer:
         self.emit("else:")
         self.emit(f"    {r} = {slow}(env, {a}, {b})")
         self.lists.add(r)
+        if self.is_flat(a) and self.is_flat(b):
+            self.flat.add(r)
         return r
 
     def g_UnaryOp(self, node: ast.UnaryOp) -> str:
@@ -375,14 +419,34 @@ class _Writer:
         if isinstance(op, ast.In | ast.NotIn):
             x, y = self.atom(x), self.atom(y)
             r = self.tmp()
-            self.emit(f"if type({y}) is list:")
-            self.charge(f"len({y})", "    ")
-            self.emit(f"    {r} = {x} in {y}")
+            contains = self.obj(ex._contains)
+            if self.is_scalar(x):
+                self.emit(f"if type({y}) is list:")
+                self.charge(f"len({y})", "    ")
+                self.emit(f"    {r} = {x} in {y}")
+            elif self.is_flat(x):  # (as ex._contains charges it)
+                self.emit(f"if type({y}) is list and type({x}) is list:")
+                self.charge(f"len({y}) * (len({x}) or 1)", "    ")
+                self.emit(f"    {r} = {x} in {y}")
+            else:  # a list looked for is charged by what comparing it may go through
+                self.emit(f"if type({y}) is list and type({x}) is not list "
+                          f"and type({x}) is not tuple:")
+                self.charge(f"len({y})", "    ")
+                self.emit(f"    {r} = {x} in {y}")
+                self.emit(f"elif type({y}) is list and type({x}) is list and "
+                          f"{self.plain_kinds()}.isdisjoint(map(type, {x})):")
+                self.charge(f"len({y}) * (len({x}) or 1)", "    ")  # (as ex._contains)
+                self.emit(f"    {r} = {x} in {y}")
             self.emit("else:")
-            self.emit(f"    {r} = {self.obj(ex._contains)}(env, {x}, {y})")
+            self.emit(f"    {r} = {contains}(env, {x}, {y})")
             return f"(not {r})" if isinstance(op, ast.NotIn) else r
         symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
-        return f"({x} {symbol} {y})"
+        if self.is_scalar(x) or self.is_scalar(y):
+            return f"({x} {symbol} {y})"
+        x, y = self.atom(x), self.atom(y)  # two lists: charged by what comparing them
+        # goes through (ex.ORDERED)
+        return (f"({x} {symbol} {y} if type({x}) is not list or type({y}) is not list "
+                f"else {self.obj(ex.ORDERED[symbol], 'lists compared')}(env, {x}, {y}))")
 
     def g_Compare(self, node: ast.Compare) -> str:
         if len(node.ops) == 1:
@@ -422,8 +486,11 @@ class _Writer:
         return r
 
     def g_List(self, node: ast.List | ast.Tuple) -> str:
-        code = "[" + ", ".join(self.values(list(node.elts))) + "]"
+        codes = self.values(list(node.elts))
+        code = "[" + ", ".join(codes) + "]"
         self.lists.add(code)
+        if all(self.is_scalar(c) for c in codes):
+            self.flat.add(code)
         return code
 
     g_Tuple = g_List
@@ -469,6 +536,21 @@ class _Writer:
         return f"({c}[{k}] if type({c}) is list else {self.obj(subscript)}(env, {c}, {k}))"
 
     def g_Call(self, node: ast.Call) -> str:
+        code = self.call(node)
+        scope = self.known_scope()
+        if never_a_list(node, scope, self.hooks):  # (compared as it is: see test)
+            self.scalars.add(code)
+        elif flat_list(node, scope, self.hooks):
+            self.flat.add(code)
+        return code
+
+    def known_scope(self) -> ex.Scope:
+        """The scope, with the names this function binds itself (loop variables,
+        arguments written out in place) among its temporaries: what they hold is not
+        the ruleset's (never_a_list, flat_list)."""
+        return self.scope.with_temps(self.names) if self.names else self.scope
+
+    def call(self, node: ast.Call) -> str:
         name = node.func.id  # type: ignore[attr-defined]
         scope = self.scope
         if name in scope.definitions:
@@ -554,13 +636,33 @@ class _Writer:
 
     def f_sorted(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])  # values that cannot be ordered: the built-in says so
-        return self.charged_list(x, impl, [x], f"sorted({x})")
+        if self.is_flat(x):
+            return self.keeps_flat(x, self.charged_list(x, impl, [x], f"sorted({x})"))
+        # Lists of lists are the built-in's (what comparing them goes through is charged).
+        # Under 64 values Python sorts by inserting each into those before it, so when
+        # the first is not a list, a list is first compared with a value that is not,
+        # and fails: no need to look at every value.
+        kinds = self.plain_kinds()
+        return self.charged_list(x, impl, [x], f"sorted({x})", (
+            f" and (len({x}) < 64 and (not {x} or type({x}[0]) not in {kinds}) "
+            f"or {kinds}.isdisjoint(map(type, {x})))"))
+
+    def keeps_flat(self, x: str, r: str) -> str:
+        """`r`, a list of values of `x` (sorted, without): flat when `x` is."""
+        if self.is_flat(x):
+            self.flat.add(r)
+        return r
+
+    def plain_kinds(self) -> str:
+        """The kinds of value that make going through a list more than its length."""
+        return self.obj(_LIST_KINDS, "list kinds")
 
     def f_without(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x, item = self.atom(codes[0]), self.atom(codes[1])
         v = self.tmp("v")  # a list of values to drop: the built-in
-        return self.charged_list(x, impl, [x, item], f"[{v} for {v} in {x} if {v} != {item}]",
-                                 f" and type({item}) is not list and type({item}) is not tuple")
+        return self.keeps_flat(x, self.charged_list(
+            x, impl, [x, item], f"[{v} for {v} in {x} if {v} != {item}]",
+            f" and type({item}) is not list and type({item}) is not tuple"))
 
     def list_end(self, codes: list[str], impl: Any, index: int) -> str:
         """`first`/`last` of a list (null when empty); anything else by the built-in."""
@@ -697,10 +799,7 @@ class _Writer:
         uses = self.hooks.uses.get(name)
         if uses is None:
             uses = self.hooks.uses[name] = ex.parameter_uses(text, params)
-        inline = all(
-            not uses[p][1] and (uses[p][0] <= 1 or isinstance(a, ast.Name | ast.Constant))
-            for p, a in zip(params, args, strict=True))
-        if not inline:
+        if not ex.written_in_place(uses, params, args, self.inline and self.hooks.small(name)):
             codes = self.values(args)
             function = self.obj(self.hooks.function(name), f"definition {name}")
             self.caches = True
@@ -786,14 +885,20 @@ class _Writer:
         nested = len(node.generators) > 1
         limit = self.scope.limits.list_length
 
+        scalar = []
+
         def body() -> None:
-            self.emit(f"{out}.append({self.value(node.elt)})")
+            element = self.value(node.elt)
+            scalar.append(self.is_scalar(element))
+            self.emit(f"{out}.append({element})")
             if nested:
                 self.emit(f"if len({out}) > {limit}:")
                 self.emit(f"    {self.obj(too_long)}('list_length', 'a list', len({out}), "
                           f"{limit})")
         self.loops(node, body)
         self.lists.add(out)
+        if all(scalar):
+            self.flat.add(out)
         return out
 
     g_GeneratorExp = g_ListComp
@@ -834,6 +939,8 @@ def _plain(value: Any) -> bool:
 
 
 def _is_literal(code: str) -> bool:
+    if not code or code[0] not in _LITERAL_STARTS:  # (a name, a call: no need to parse)
+        return code in ("True", "False", "None")
     try:
         node = ast.parse(code, mode="eval").body
     except SyntaxError:
@@ -841,6 +948,11 @@ def _is_literal(code: str) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         node = node.operand
     return isinstance(node, ast.Constant)
+
+
+_LITERAL_STARTS = frozenset("0123456789-.(\"'")
+"""How the code of a literal other than True, False and None may begin (_literal writes
+a negative number in brackets)."""
 
 
 def _is_list_display(code: str) -> bool:
@@ -874,16 +986,29 @@ def generate(tree: ast.expr, scope: ex.Scope, slow: Callable[..., Any], what: st
     return _function(w, args, result, _with_temps(params, slow) if params else slow, what)
 
 
+MAX_TEMPLATE_PARTS = 200
+"""Most expressions a generated template writes: Python compiles one long expression
+slowly (a template of 20,000 parts took a second and 250 MB), and a text that long is
+written by the closures as quickly."""
+
+
 def generate_template(parts: list[str | ast.expr], scope: ex.Scope, slow: Callable[..., Any],
-                      show: Callable[[Any], str], weight: int, what: str) -> Callable[..., Any]:
-    """The fast function of a text template (its literal texts and checked expressions):
-    each value written out as `show` writes it, the text charged by its length plus the
-    weight of its expressions, as the closures do."""
+                      show: Callable[[Any], str], weight: int, what: str,
+                      inline: list[bool]) -> Callable[..., Any]:
+    """The fast function of a text template (its literal texts and checked expressions,
+    with whether each may have its small definitions written out in place): each value
+    written out as `show` writes it, the text charged by its length plus the weight of
+    its expressions, as the closures do."""
     hooks = scope.code
     assert hooks is not None
+    trees = [p for p in parts if not isinstance(p, str)]
+    if len(trees) > MAX_TEMPLATE_PARTS:
+        return slow
     w = _Writer(scope, hooks)
+    for tree, allowed in zip(trees, inline, strict=True):
+        w.expression(tree, allowed)
     try:
-        values = w.values([p for p in parts if not isinstance(p, str)])
+        values = w.values(trees)
     except Unwritable:
         return slow
     shown = w.obj(show, "how a value reads in a text")
@@ -1001,6 +1126,142 @@ def _distinct(node: ast.expr, scope: ex.Scope) -> bool:
     return False
 
 
+_NEVER_LISTS = {"sum", "count", "len", "height", "abs", "top", "bottom", "place_of", "row",
+                "col", "owner", "offset", "empty", "seat_name", "place_name", "piece_name",
+                "piece_code", "value_name", "dir_name", "next_seat", "zone_of",
+                "zone_of_piece", "str", "join", "altitude", "random_int", "roll", "place",
+                "any", "all", "panel"}
+"""Built-ins whose value is never a list (a number, a text, a place, a piece, null)."""
+
+
+def never_a_list(node: ast.expr, scope: ex.Scope, hooks: CodeHooks | None,
+                 seen: frozenset[str] = frozenset()) -> bool:
+    """Whether an expression's value can never be a list, whatever the values it reads
+    (so comparing it needs no care for lists: see _Writer.test). A definition with
+    parameters is looked into (once: CodeHooks.plain)."""
+    if isinstance(node, ast.Constant | ast.Attribute | ast.Compare):
+        return True
+    if isinstance(node, ast.UnaryOp):  # (not: true or false; -: a number or an error;
+        return not isinstance(node.op, ast.UAdd)  # +: the value itself)
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Sub | ast.FloorDiv | ast.Mod | ast.Div):
+            return True
+        sides = (never_a_list(node.left, scope, hooks, seen),
+                 never_a_list(node.right, scope, hooks, seen))
+        # a list + a number fails, but a list * a number is a list
+        return any(sides) if isinstance(node.op, ast.Add) else all(sides)
+    if isinstance(node, ast.IfExp):
+        return (never_a_list(node.body, scope, hooks, seen)
+                and never_a_list(node.orelse, scope, hooks, seen))
+    if isinstance(node, ast.BoolOp):
+        return all(never_a_list(v, scope, hooks, seen) for v in node.values)
+    if isinstance(node, ast.Name):  # a value's name, a number of the game, a definition
+        if node.id in scope.temps | scope.locals:
+            return False
+        if node.id in ex._CONSTANT_NAMES or node.id in ("current", "players", "turn"):
+            return True
+        found = scope.resolve_global(node.id)
+        if isinstance(found, ex.Constant):
+            return _plain(found.value)
+        return _definition_plain(node.id, hooks, seen)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return False
+    name = node.func.id
+    if name not in scope.definitions:
+        return name in _NEVER_LISTS and name in scope.functions
+    return _definition_plain(name, hooks, seen)
+
+
+def _definition_plain(name: str, hooks: CodeHooks | None, seen: frozenset[str]) -> bool:
+    """Whether a definition's value is never a list (see never_a_list), decided once."""
+    if hooks is None:
+        return False
+    found = hooks.plain.get(name)
+    if found is None:
+        body = hooks.definition(name)
+        if body is None or name in seen:
+            return False
+        try:
+            tree = ex.parse(body[1])
+        except ex.ExpressionError:
+            return False
+        found = hooks.plain[name] = never_a_list(
+            tree, hooks.ruleset_scope().with_temps(body[0]), hooks, seen | {name})
+    return found
+
+
+def flat_list(node: ast.expr, scope: ex.Scope, hooks: CodeHooks | None,
+              seen: frozenset[str] = frozenset()) -> bool:
+    """Whether an expression's value, when it is a list, can never hold a list (so
+    comparing or sorting it costs its length: see run.budget.walk_steps), whatever the
+    values it reads. Definitions are looked into (once: CodeHooks.flat)."""
+    if isinstance(node, ast.List | ast.Tuple):
+        return all(never_a_list(e, scope, hooks, seen) for e in node.elts)
+    if isinstance(node, ast.ListComp | ast.GeneratorExp):
+        scope = scope.with_temps(  # (its own names hide the ruleset's)
+            n for gen in node.generators for n in _names_in(gen.target))
+        if never_a_list(node.elt, scope, hooks, seen):
+            return True
+        if not isinstance(node.elt, ast.Name):
+            return False
+        source = None  # the loop naming the element (the innermost, if several do)
+        for gen in node.generators:
+            if isinstance(gen.target, ast.Name) and gen.target.id == node.elt.id:
+                source = gen.iter
+            elif node.elt.id in _names_in(gen.target):
+                source = None
+        return source is not None and flat_list(source, scope, hooks, seen)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return (flat_list(node.left, scope, hooks, seen)
+                and flat_list(node.right, scope, hooks, seen))
+    if isinstance(node, ast.IfExp):
+        return (flat_list(node.body, scope, hooks, seen)
+                and flat_list(node.orelse, scope, hooks, seen))
+    if isinstance(node, ast.Name):
+        if node.id in scope.temps | scope.locals:
+            return False
+        if node.id in _DISTINCT_NAMES:
+            return True
+        return _definition_flat(node.id, hooks, seen, parameters=False)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return False
+    name, args = node.func.id, node.args
+    if name in scope.definitions:
+        return _definition_flat(name, hooks, seen, parameters=True)
+    if name not in scope.functions:
+        return False
+    if name in _PLAIN_CALLS:
+        return True
+    return name in _KEEPING_CALLS and bool(args) and flat_list(args[0], scope, hooks, seen)
+
+
+def _definition_flat(name: str, hooks: CodeHooks | None, seen: frozenset[str],
+                     parameters: bool) -> bool:
+    """Whether a definition's value is a flat list (see flat_list), decided once."""
+    if hooks is None:
+        return False
+    found = hooks.flat.get(name)
+    if found is not None:
+        return found
+    body = hooks.definition(name)
+    if body is None or bool(body[0]) != parameters or name in seen:
+        return False
+    try:
+        tree = ex.parse(body[1])
+    except ex.ExpressionError:
+        return False
+    found = hooks.flat[name] = flat_list(tree, hooks.ruleset_scope().with_temps(body[0]),
+                                         hooks, seen | {name})
+    return found
+
+
+_PLAIN_CALLS = {"cells", "stack", "above", "below", "range", "one_of_each_kind", "pieces",
+                "neighbours", "panels", "edge"}
+"""Built-ins whose lists hold plain values (places, pieces, numbers, texts), never lists."""
+_KEEPING_CALLS = {"sorted", "without", "distinct", "reversed", "shuffled"}
+"""Built-ins whose list holds values of the list they are given."""
+
+
 def _names_in(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
@@ -1016,6 +1277,9 @@ class OptionParts:
     where: ast.expr | None
     weight: int
     source_weights: list[int]
+    inline: dict[int, bool] = field(default_factory=dict)
+    """For each expression (by its tree): whether its small definitions may be written
+    out in place (as its closures decided)."""
 
 
 def generate_listing(parts: OptionParts, scope: ex.Scope, slow_values: Callable[..., Any],
@@ -1038,6 +1302,9 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
     hooks = scope.code
     assert hooks is not None
     w = _Writer(scope, hooks)
+    for tree in [*parts.sources, *(node for _, node in parts.lets), parts.where]:
+        if tree is not None:
+            w.expression(tree, parts.inline.get(id(tree), True))
     n = len(parts.names)
     level = {"chooser": 0}
     for i, name in enumerate(parts.names):
@@ -1087,6 +1354,9 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
     for i, node in enumerate(parts.sources):
         sources_at.setdefault(depth(node), []).append(i)
 
+    checked = w.obj(option_values)  # (values kept as local names: see the closures)
+    plain = w.plain_kinds()
+    limit = scope.limits.value_size
     chooser = w.tmp("c")
     w.names = {"chooser": chooser}
     w.emit(f"{chooser} = {w.uses('tp', 'env.temps')}['chooser']")
@@ -1101,7 +1371,13 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
     for d in range(n + 1):
         for name, node in lets_at.get(d, []):
             var = w.tmp("l")
-            w.emit(f"{var} = {w.value(node)}")
+            code = w.value(node)
+            w.emit(f"{var} = {code}")
+            for known in (w.scalars, w.flat, w.lists, w.places):
+                if code in known:
+                    known.add(var)
+            # (not measured here: what an option's `let` keeps is bound, and measured,
+            # by its careful closure when the option is chosen)
             w.names[name] = var
         for c in conds_at.get(d, []):
             w.emit(f"if not {w.value(c)}:")
@@ -1110,7 +1386,10 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
             w.precomputed[id(part)] = w.atom(w.value(part))
         for i in sources_at.get(d, []):
             w.loop_sources.add(id(parts.sources[i]))  # only gone through
-            computed[i] = w.atom(w.value(parts.sources[i]))
+            code = computed[i] = w.atom(w.value(parts.sources[i]))
+            if not flat_list(parts.sources[i], scope, hooks):
+                w.emit(f"if type({code}) is list and not {plain}.isdisjoint(map(type, {code})):"
+                       f" {checked}(env, {code}, {limit}, {'for: ' + parts.names[i]!r})")
         if d == n:
             break
         per = parts.source_weights[d + 1] if d + 1 < n else parts.weight

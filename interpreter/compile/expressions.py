@@ -19,15 +19,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.errors import Diagnostic, Location, RuleError, did_you_mean
+from interpreter.errors import BudgetError, Diagnostic, Location, RuleError, did_you_mean
 from interpreter.run.budget import (
     DEFAULT_LIMITS,
     Limits,
     describe,
     loop_items,
     overspent,
+    shown_size,
     too_large,
     too_long,
+    walk_steps,
 )
 
 Compiled = Callable[[Any], Any]
@@ -39,6 +41,20 @@ MAX_EXPRESSION_LENGTH = 20_000
 LOOP_STEPS = 3
 """Steps each element of a loop costs before its own expressions: going round a loop in
 Python costs about as much as evaluating a few parts of an expression."""
+
+MAX_INLINED = 200
+"""Largest definition written out in place where it is called (inlined): parts of its
+body, with the definitions it writes out in place in turn. A larger one is called as a
+function of its own, so that what one call stands for never grows with the depth of the
+definitions it uses (sixteen definitions each using the next twice would otherwise
+write out 65,536 copies of the last)."""
+
+MAX_WRITTEN_OUT = 20_000
+"""Parts all the definitions written out in place may add to a game's expressions
+together. Each expression that calls small definitions spends what writing them out
+adds, in the order the game compiles; once the allowance is spent, the calls of the
+expressions still to come stay calls. So compiling takes time in proportion to the
+file, whatever calls what. The bundled games spend at most about 600."""
 
 MAX_NESTING = 100
 """Deepest nesting of an expression (operators, calls, brackets): the compiled closures
@@ -100,7 +116,7 @@ class Scope:
     locals: frozenset[str] = frozenset()
     temps: frozenset[str] = frozenset()
     allow_random: bool = False
-    definitions: dict[str, Callable[[list[Compiled], list[ast.expr]], Compiled]] = field(
+    definitions: dict[str, Callable[[list[Compiled], list[ast.expr], bool], Compiled]] = field(
         default_factory=dict)
     bound: dict[str, Compiled] = field(default_factory=dict)
     """Names standing for an expression of the caller (inlined definition parameters)."""
@@ -114,6 +130,11 @@ class Scope:
     code: Any = None
     """The game compiler's CodeHooks (codegen.py): with them, expressions are also
     compiled to generated Python functions; without, closures only."""
+    inlining: Callable[[str], bool] = lambda text: True
+    """Whether the small definitions an expression calls may be written out in place in
+    it (the game compiler's allowance, decided once for each expression text)."""
+    inline: bool = True
+    """That decision for the expression being compiled."""
 
     def with_temps(self, names: Iterable[str]) -> Scope:
         names = frozenset(names)
@@ -153,12 +174,7 @@ _BINOP_SYMBOLS: dict[type, str] = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.Div: "/",
 }
 
-_ORDER: dict[type, Callable[[Any, Any], bool]] = {
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-}
+_ORDER_SYMBOLS: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 _LANGUAGE_WORDS = {"and", "or", "not", "in", "if", "else", "for", "True", "False", "None"}
 
@@ -244,9 +260,14 @@ def _arithmetic(symbol: str, limits: Limits) -> Callable[[Any, Any, Any], Any]:
 
 
 def _contains(env: Any, item: Any, container: Any) -> bool:
-    """`item in container`: lists and texts are searched (and charged by length)."""
+    """`item in container`: lists and texts are searched (and charged by length; a list
+    looked for in a list, by its length times what comparing the list with each element
+    may go through: see run.budget.walk_steps)."""
     if isinstance(container, _SEQUENCES):
-        env.steps += len(container)
+        if type(item) in _LISTS and type(container) in _LISTS:
+            env.steps += len(container) * max(walk_steps(env, item), 1)
+        else:
+            env.steps += len(container)
         if env.steps > env.step_limit:
             overspent(env)
         if isinstance(container, str) and not isinstance(item, str):
@@ -258,12 +279,41 @@ def _contains(env: Any, item: Any, container: Any) -> bool:
     raise RuleError(f"'in' needs a list or a text on its right, got {_kind(container)}")
 
 
+_LISTS = (list, tuple)
+
+
 def _equal(env: Any, a: Any, b: Any) -> bool:
+    """`a == b`, a list charged by its length (two lists as long as each other, by all
+    that comparing them goes through: see run.budget.walk_steps)."""
     if type(a) is list:
-        env.steps += len(a)
+        if type(b) in _LISTS and len(b) == len(a):
+            env.steps += walk_steps(env, a)
+        else:
+            env.steps += len(a)
         if env.steps > env.step_limit:
             overspent(env)
     return a == b
+
+
+def _ordered(order: Callable[[Any, Any], bool]) -> Callable[[Any, Any, Any], bool]:
+    """An ordering comparison (<, <=, >, >=) in the language's words: two lists are
+    charged by all that comparing them may go through."""
+    def compare(env: Any, x: Any, y: Any) -> bool:
+        if type(x) in _LISTS and type(y) in _LISTS:
+            env.steps += walk_steps(env, x)
+            if env.steps > env.step_limit:
+                overspent(env)
+        try:
+            return order(x, y)
+        except TypeError:
+            raise RuleError(f"cannot compare {_kind(x)} with {_kind(y)}") from None
+    return compare
+
+
+ORDERED: dict[str, Callable[[Any, Any, Any], bool]] = {
+    "<": _ordered(operator.lt), "<=": _ordered(operator.le),
+    ">": _ordered(operator.gt), ">=": _ordered(operator.ge)}
+"""The ordering comparisons, by symbol (the generated code hands two lists to them)."""
 
 
 _kind = describe
@@ -457,17 +507,11 @@ class _Compiler:
             return _contains
         if isinstance(op, ast.NotIn):
             return lambda env, x, y: not _contains(env, x, y)
-        order = _ORDER.get(type(op))
-        if order is None:
+        symbol = _ORDER_SYMBOLS.get(type(op))
+        if symbol is None:
             raise self.fail(node, f"comparison '{_describe_node(op)}' is not supported",
                             expected="== != < <= > >= in, not in")
-
-        def compare(env: Any, x: Any, y: Any) -> bool:
-            try:
-                return order(x, y)
-            except TypeError:
-                raise RuleError(f"cannot compare {_kind(x)} with {_kind(y)}") from None
-        return compare
+        return ORDERED[symbol]
 
     def c_IfExp(self, node: ast.IfExp) -> Compiled:
         test, body, orelse = (self.compile(node.test), self.compile(node.body),
@@ -539,7 +583,7 @@ class _Compiler:
         name = node.func.id
         if name in self.scope.definitions:
             args = [self.compile(a) for a in node.args]
-            return self.scope.definitions[name](args, node.args)
+            return self.scope.definitions[name](args, node.args, self.scope.inline)
         if name in ("any", "all") and len(node.args) == 1 and isinstance(
                 node.args[0], ast.GeneratorExp | ast.ListComp) and name in self.scope.functions:
             return self._quantifier(node.args[0], name == "all")
@@ -880,6 +924,10 @@ def compile_expression(text: str, scope: Scope, params: list[str] | None = None,
     (codegen.py). With `params` (a definition's body, its parameters among the scope's
     temps), the result is called as f(env, *params)."""
     tree = parse(text)
+    if not scope.bound:  # (a definition written out in place is part of its caller)
+        allowed = scope.inlining(text)
+        if allowed != scope.inline:
+            scope = dataclasses.replace(scope, inline=allowed)
     slow = _Compiler(scope).compile(tree)
     if scope.code is None or scope.bound or slow is broken:
         if params:
@@ -911,6 +959,39 @@ def parameter_uses(text: str, params: list[str]) -> dict[str, tuple[int, bool]]:
             walk(child, inside)
     walk(tree, False)
     return {p: (n, c) for p, (n, c) in uses.items()}
+
+
+def written_in_place(uses: dict[str, tuple[int, bool]], params: list[str],
+                     arg_nodes: list[ast.expr], small: bool) -> bool:
+    """Whether a call of a definition is written out in place (inlined): the definition
+    is small (MAX_INLINED) and each argument is used at most once outside
+    comprehensions, or is a name or a constant (cheap to read again). The closures and
+    the generated code decide alike, so both evaluate the same arguments."""
+    return small and all(
+        not uses[p][1] and (uses[p][0] <= 1 or isinstance(node, ast.Name | ast.Constant))
+        for p, node in zip(params, arg_nodes, strict=True))
+
+
+def inlined_size(text: str, size_of: Callable[[str, list[ast.expr]], int | None]
+                 ) -> tuple[int, int]:
+    """Parts of an expression, and the parts the definitions it calls add where they
+    are written out in place: `size_of(name, arguments)` is what a call adds, or None
+    where the call stays a call. Text that does not parse counts as too large: it
+    never runs."""
+    try:
+        tree = parse(text)
+    except ExpressionError:
+        return MAX_INLINED + 1, 0
+    own = added = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.expr):
+            continue  # (operators, contexts: not parts of their own)
+        own += 1
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            inner = size_of(node.func.id, node.args)
+            if inner is not None:
+                added += inner
+    return own, added
 
 
 def names_used(text: str) -> set[str]:
@@ -967,20 +1048,34 @@ def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Com
     """Compile a text template into a closure producing a string."""
     pieces: list[Compiled | str] = []
     trees: list[ast.expr | str] = []
+    inline: list[bool] = []
     weight = 0
+    done: dict[str, tuple[ast.expr, Compiled, bool, int]] = {}  # (a part said again)
     for is_expr, part, offset in split_template(text):
         if is_expr:
-            try:
-                pieces.append(compile_expression(part, scope))
-                trees.append(parse(part))
-            except ExpressionError as exc:
-                exc.offset += offset
-                raise
-            weight += weigh_text(part, scope)
+            found = done.get(part)
+            if found is None:
+                try:
+                    tree = parse(part)
+                    allowed = scope.inlining(part) if not scope.bound else scope.inline
+                    part_scope = (scope if allowed == scope.inline
+                                  else dataclasses.replace(scope, inline=allowed))
+                    # the closures only: the template is generated whole (codegen)
+                    found = done[part] = (tree, _Compiler(part_scope).compile(tree),
+                                          allowed, weigh(tree, scope))
+                except ExpressionError as exc:
+                    exc.offset += offset
+                    raise
+            tree, compiled, allowed, part_weight = found
+            pieces.append(compiled)
+            trees.append(tree)
+            inline.append(allowed)
+            weight += part_weight
         else:
             pieces.append(part)
             trees.append(part)
     limit = scope.limits.text_length
+    show = _bounded(show, limit)
     if all(isinstance(p, str) for p in pieces):
         const = "".join(pieces)  # type: ignore[arg-type]
         if len(const) > limit:
@@ -1006,7 +1101,19 @@ def compile_template(text: str, scope: Scope, show: Callable[[Any], str]) -> Com
     if scope.code is None or scope.bound or any(p is broken for p in pieces):
         return render
     from interpreter.compile.codegen import generate_template
-    return generate_template(trees, scope, render, show, weight, text)
+    return generate_template(trees, scope, render, show, weight, text, inline)
+
+
+def _bounded(show: Callable[[Any], str], limit: int) -> Callable[[Any], str]:
+    """`show`, refusing a list whose text would be longer than budgets.text_length
+    before writing it (a list holding one long list twice is written out twice)."""
+    def write(value: Any) -> str:
+        if (type(value) is list or type(value) is tuple) and shown_size(value, limit) > limit:
+            raise BudgetError("text_length", f"writing {describe(value)} would make a "
+                              f"text longer than {limit:,} characters")
+        return show(value)
+    write.__name__ = "show"
+    return write
 
 
 def located(exc: ExpressionError, loc: Location | None, source: Any) -> Diagnostic:

@@ -13,7 +13,7 @@ from typing import Any
 from interpreter.compile.expressions import Function, kind_of
 from interpreter.errors import RuleError
 from interpreter.run import rng as rngmod
-from interpreter.run.budget import overspent, too_large, too_long
+from interpreter.run.budget import charge_walk, overspent, too_large, too_long
 from interpreter.run.panels import altitude
 from interpreter.run.tables import (  # the board's directions, read by the rules too
     ALL_DIRECTIONS,
@@ -57,6 +57,15 @@ def _charge(env: Any, value: Any, fn: str) -> list | tuple | range:
             overspent(env)
         return value
     raise RuleError(f"{fn}() needs a list, got {kind_of(value)}")
+
+
+def _walked(env: Any, value: Any, fn: str) -> list | tuple | range:
+    """`value` as a list (not copied), charged by all that comparing or hashing its
+    elements goes through (run.budget.walk_steps: its length, unless it holds lists)."""
+    if isinstance(value, list | tuple):
+        charge_walk(env, value)
+        return value
+    return _charge(env, value, fn)
 
 
 def _built(env: Any, out: list) -> list:
@@ -335,7 +344,14 @@ def f_sum(env: Any, items: Any) -> Any:
 
 def _extreme(name: str, pick: Callable[..., Any]) -> Callable[..., Any]:
     def impl(env: Any, *args: Any) -> Any:
-        values = _charge(env, args[0], name) if len(args) == 1 else args
+        if len(args) == 1:
+            values = _walked(env, args[0], name)
+        else:
+            values = args
+            if type(args[0]) in _LIST_TYPES and all(  # lists compared with lists
+                    type(v) in _LIST_TYPES for v in args):
+                for v in args:
+                    charge_walk(env, v)
         if not values:
             return None
         try:
@@ -355,7 +371,7 @@ def f_all(env: Any, items: Any) -> bool:
 
 
 def f_sorted(env: Any, items: Any) -> list:
-    seq = _charge(env, items, "sorted")
+    seq = _walked(env, items, "sorted")
     try:
         return sorted(seq)
     except TypeError:
@@ -378,6 +394,9 @@ def f_last(env: Any, items: Any) -> Any:
     return items[-1] if items else None
 
 
+_LIST_TYPES = (list, tuple)
+
+
 def _key(value: Any) -> Any:
     """A hashable stand-in for a value (lists become tuples, all the way down)."""
     if isinstance(value, list | tuple):
@@ -387,7 +406,7 @@ def _key(value: Any) -> Any:
 
 def f_distinct(env: Any, items: Any) -> list:
     out, seen = [], set()
-    for x in _charge(env, items, "distinct"):
+    for x in _walked(env, items, "distinct"):
         key = _key(x) if isinstance(x, list | tuple) else x
         if key not in seen:
             seen.add(key)
@@ -458,14 +477,15 @@ def first_of_each_kind(pieces: Any, kind_ids: list[int]) -> list[int]:
 
 
 def f_without(env: Any, items: Any, item: Any) -> list:
-    seq = _charge(env, items, "without")
-    if isinstance(item, list | tuple):
+    if isinstance(item, list | tuple):  # every value is made a key: all gone through
+        seq = _walked(env, items, "without")
+        _walked(env, item, "without")
         try:
             drop = {_key(x) for x in item}
         except TypeError:
             raise RuleError("without() cannot compare these values") from None
-        _charge(env, item, "without")
         return [x for x in seq if _key(x) not in drop]
+    seq = _charge(env, items, "without")
     return [x for x in seq if x != item]
 
 
@@ -473,6 +493,15 @@ def f_join(env: Any, items: Any, sep: Any = ", ") -> str:
     seq = _charge(env, items, "join")
     limit = env.game.limits.text_length
     sep_text = f_str(env, sep)
+    if seq and set(map(type, seq)) == _TEXT:  # texts only: measured, then joined at once
+        size = sum(map(len, seq)) + len(sep_text) * (len(seq) - 1)
+        if size > limit:
+            too_long("text_length", "a text", size, limit)
+        out = sep_text.join(seq)
+        env.steps += size
+        if env.steps > env.step_limit:
+            overspent(env)
+        return out
     parts = []
     size = 0
     for x in seq:
@@ -486,6 +515,9 @@ def f_join(env: Any, items: Any, sep: Any = ", ") -> str:
     if env.steps > env.step_limit:
         overspent(env)
     return out
+
+
+_TEXT = {str}
 
 
 def f_str(env: Any, x: Any) -> str:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from interpreter.compile import inlines
 from interpreter.compile.codegen import CodeHooks
 from interpreter.compile.expressions import (
+    MAX_INLINED,
+    MAX_WRITTEN_OUT,
     BrokenRuleset,
     Compiled,
     Constant,
@@ -25,10 +27,12 @@ from interpreter.compile.expressions import (
     StateRead,
     compile_expression,
     compile_template,
+    inlined_size,
     located,
     parameter_uses,
     split_template,
     weigh_text,
+    written_in_place,
 )
 from interpreter.compile.expressions import broken as _broken
 from interpreter.compile.expressions import parse as parse_expression
@@ -61,6 +65,7 @@ from interpreter.load.catalog import shorten
 from interpreter.load.loader import LoadedRuleset, explain_variant
 from interpreter.load.located import Expr
 from interpreter.load.schema import Definition, OptionDecl, PieceSet, ZoneDecl
+from interpreter.run.budget import kept
 from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.machine import Env, Machine
 from interpreter.run.panels import PanelsInfo
@@ -110,7 +115,7 @@ class _Compiler:
         self.game = Game(loaded, options)
         self.game._compiler = self
         self.globals: dict[str, Compiled] = {}
-        self.definitions: dict[str, Callable[[list[Compiled]], Compiled]] = {}
+        self.definitions: dict[str, Callable[[list[Compiled], list[Any], bool], Compiled]] = {}
         self.def_bodies: dict[str, tuple[list[str], Expr]] = {}
         self.value_of_attribute: dict[str, str] = {}
         """Attribute values usable as names (red, large), each with its attribute."""
@@ -118,13 +123,20 @@ class _Compiler:
         self.compiling: list[str] = []
         self.weights: dict[str, int] = {}
         self.weighing: set[str] = set()
+        self.inlined_sizes: dict[str, int | None] = {}
+        self.def_uses: dict[str, dict[str, tuple[int, bool]]] = {}
+        self.inline_decisions: dict[str, bool] = {}
+        self.written_out = 0
+        """Parts the definitions written out in place have added so far."""
+        self.sizing: set[str] = set()
         self.def_functions: dict[str, Callable[..., Any]] = {}
         self.def_reads: dict[str, set[str]] = {}
         self.constant_stores: dict[str, dict[int, Any]] = {}
         """For each definition that reads nothing the rules change: its value by number
         of players, computed once per Game (filled in when the Game is complete)."""
         self.hooks = CodeHooks(self.definition_body, self.definition_function, self.scope,
-                               offsets=self.offset_tables, neighbours=self.neighbour_table)
+                               offsets=self.offset_tables, neighbours=self.neighbour_table,
+                               small=self.small)
         self.board_ready = False
         self.tables: dict[Any, Any] = {}
         self.generate = True
@@ -153,7 +165,7 @@ class _Compiler:
                      lambda name: g.site_by_name.get(name), frozenset(local_names),
                      frozenset(temps), False, self.definitions, limits=g.limits,
                      definition_weight=self.definition_weight,
-                     code=self.hooks if self.generate else None)
+                     code=self.hooks if self.generate else None, inlining=self.may_inline)
 
     def definition_body(self, name: str) -> tuple[list[str], str] | None:
         entry = self.def_bodies.get(name)
@@ -385,17 +397,72 @@ class _Compiler:
         finally:
             self.compiling.pop()
 
-    def _make_call(self, name: str) -> Callable[[list[Compiled], list[Any]], Compiled]:
-        params, body_expr = self.def_bodies[name]
-        uses = parameter_uses(body_expr.text, params)
+    def may_inline(self, text: str) -> bool:
+        """Whether the expression `text` may have the small definitions it calls
+        written out in place: decided the first time it is compiled, from what is left
+        of the game's allowance (expressions.MAX_WRITTEN_OUT), and the same every time
+        after (its careful closures and its generated code must agree)."""
+        found = self.inline_decisions.get(text)
+        if found is None:
+            _, added = inlined_size(text, self.call_size)
+            found = self.written_out + added <= MAX_WRITTEN_OUT
+            if found:
+                self.written_out += added
+            self.inline_decisions[text] = found
+        return found
 
-        def factory(args: list[Compiled], arg_nodes: list[Any]) -> Compiled:
+    def small(self, name: str) -> bool:
+        """Whether a definition with parameters is small enough to be written out in
+        place where it is called (expressions.MAX_INLINED)."""
+        return self.inlined_size(name) is not None
+
+    def inlined_size(self, name: str) -> int | None:
+        """A small definition's size written out in place (with the calls in it that
+        are written out in place in turn); None for one that is not small, or has no
+        parameters (its value is kept, not written out). Each is measured once, so the
+        measure is linear in the definitions however they call each other."""
+        if name in self.inlined_sizes:
+            return self.inlined_sizes[name]
+        entry = self.def_bodies.get(name)
+        if entry is None or not entry[0] or name in self.sizing:
+            return None  # (a definition that refers to itself is reported elsewhere)
+        self.sizing.add(name)
+        try:
+            own, added = inlined_size(entry[1].text, self.call_size)
+        finally:
+            self.sizing.discard(name)
+        size = own + added
+        found = self.inlined_sizes[name] = size if size <= MAX_INLINED else None
+        return found
+
+    def call_size(self, name: str, arg_nodes: list[Any]) -> int | None:
+        """What a call adds where it is written out in place; None where it stays a call
+        (see expressions.written_in_place)."""
+        entry = self.def_bodies.get(name)
+        if entry is None or len(entry[0]) != len(arg_nodes):
+            return None
+        size = self.inlined_size(name)
+        if size is None or not written_in_place(self.uses_of(name), entry[0], arg_nodes,
+                                                True):
+            return None
+        return size
+
+    def uses_of(self, name: str) -> dict[str, tuple[int, bool]]:
+        """How often a definition's body uses each parameter (see parameter_uses)."""
+        found = self.def_uses.get(name)
+        if found is None:
+            params, body = self.def_bodies[name]
+            found = self.def_uses[name] = parameter_uses(body.text, params)
+        return found
+
+    def _make_call(self, name: str) -> Callable[[list[Compiled], list[Any], bool], Compiled]:
+        params, _ = self.def_bodies[name]
+        uses = self.uses_of(name)
+
+        def factory(args: list[Compiled], arg_nodes: list[Any], allowed: bool) -> Compiled:
             if len(args) != len(params):
                 raise ExpressionError(f"{name}() takes {len(params)} argument(s), got {len(args)}")
-            inline = all(
-                not uses[p][1] and (uses[p][0] <= 1 or isinstance(node, ast.Name | ast.Constant))
-                for p, node in zip(params, arg_nodes, strict=True))
-            if inline:
+            if written_in_place(uses, params, arg_nodes, allowed and self.small(name)):
                 return self.inline_definition(name, dict(zip(params, args, strict=True)))
             body = self.definition_value(name)
             n = len(params)
@@ -736,7 +803,9 @@ class _Compiler:
                 self.error(f"variable '{v.id}' is per piece: a seat sees a piece's values "
                            "while it sees the piece, so drop 'visible_to'",
                            v.key_loc("visible_to"))
-            info = VariableInfo(v.id, v.per_seat, self.expr(v.initial, temps), v.visible_to,
+            info = VariableInfo(v.id, v.per_seat,
+                                _kept_initial(self.expr(v.initial, temps), v.id, g.limits),
+                                v.visible_to,
                                 v.reveal_at_end, v.initial.loc or v.loc, v.on_table,
                                 v.per_piece and not v.per_seat, v.holds,
                                 v.key_loc("holds") or v.loc)
@@ -1049,6 +1118,20 @@ def _cached(name: str, body: Compiled, weight: int,
         return value
     cached.cache_key = name  # type: ignore[attr-defined]  # generated code reads the cache
     return cached
+
+
+def _kept_initial(initial: Compiled, var: str, limits: Any) -> Compiled:
+    """A variable's initial value, refused when larger than budgets.value_size."""
+    if initial is _broken:
+        return initial
+    limit = limits.value_size
+
+    def checked(env: Any) -> Any:
+        value = initial(env)
+        if type(value) is list:
+            kept(env, value, limit, f"the initial value of '{var}'")
+        return value
+    return checked
 
 
 class _NoState:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from interpreter.compile import inlines
-from interpreter.compile.codegen import OptionParts, generate_listing
+from interpreter.compile.codegen import OptionParts, flat_list, generate_listing
 from interpreter.compile.codegen import _distinct as is_distinct
 from interpreter.compile.deal import generate_deal
 from interpreter.compile.expressions import (
@@ -36,6 +36,7 @@ from interpreter.compile.stretches import FALLS, Flow, Inline
 from interpreter.errors import Diagnostic, Location, did_you_mean
 from interpreter.load.located import Expr, Name, Template
 from interpreter.primitives.base import Primitive
+from interpreter.run.budget import option_values
 from interpreter.run.tables import ChoiceSpec, Label, OptionKind, careful_values
 
 if TYPE_CHECKING:
@@ -188,6 +189,7 @@ class ProgramBuilder:
         scope = self.scope(params)
         if scope.code is None or self.diagnostics:
             return generate_deal(None, None, careful, None)
+        scope = dataclasses.replace(scope, inline=scope.inlining(where.text))
         return generate_deal(parse(where.text), scope, careful, scope.code.sink)
 
     def template(self, t: Template, temps: Iterable[str] = (),
@@ -225,6 +227,30 @@ class ProgramBuilder:
             return None
         return self.template(Template(" ".join(kept), o.notation.loc), temps)
 
+    def option_value(self, compiled: Compiled, what: str, e: Expr, temps: list[str]
+                     ) -> Compiled:
+        """An option's `for` list or `let` value, refused when it holds lists and is
+        too large to keep (run.budget.option_values): a `for` list wherever it is gone
+        through (the generated listing checks the same), a `let` value where the
+        option is bound (its careful closure). A list that can hold no list
+        (cells(board)) is not looked at."""
+        if compiled is _broken:
+            return compiled
+        try:
+            scope = self.scope(temps)
+            if flat_list(parse(e.text), scope, scope.code):
+                return compiled
+        except ExpressionError:
+            return compiled
+        limit = self.base_scope.limits.value_size
+
+        def checked(env: Any) -> Any:
+            value = compiled(env)
+            if type(value) is list:
+                option_values(env, value, limit, what)
+            return value
+        return checked
+
     def generate_listing(self, kind: OptionKind, o: Any) -> None:
         """Generated code for listing an option kind (with its careful closures to hand
         over to), when code generation is on and the kind compiled cleanly."""
@@ -240,6 +266,11 @@ class ProgramBuilder:
                 weight=kind.weight, source_weights=kind.source_weights)
         except ExpressionError:
             return
+        texts = [*o.for_.values(), *o.let.values(), *([o.where] if o.where else [])]
+        trees = [*parts.sources, *(tree for _, tree in parts.lets),
+                 *([parts.where] if parts.where is not None else [])]
+        parts.inline = {id(tree): scope.inlining(e.text)
+                        for tree, e in zip(trees, texts, strict=True)}
         kind.values, kind.exists = generate_listing(
             parts, scope, lambda env: careful_values(kind, env),
             lambda env: bool(careful_values(kind, env)), f"the options '{kind.id}'")
@@ -329,13 +360,15 @@ class ProgramBuilder:
             outer = self.pending_weight  # the decision's own (prompt, seats): per ask
             for name, e in o.for_.items():
                 self.pending_weight = 0
-                sources.append(self.expr(e, temps))
+                sources.append(self.option_value(self.expr(e, temps), f"for: {name}", e,
+                                                 temps))
                 source_weights.append(self.pending_weight)
                 temps.append(name)
             self.pending_weight = 0
             lets = []
             for name, e in o.let.items():
-                lets.append((name, self.expr(e, temps)))
+                lets.append((name, self.option_value(self.expr(e, temps), f"let {name}", e,
+                                                     temps)))
                 temps.append(name)
             where = self.expr(o.where, temps) if o.where is not None else None
             kind = OptionKind(

@@ -376,6 +376,11 @@ class Budgets(Node):
                              description="longest list an expression may build")
     text_length: int = Field(default=100_000, ge=1, le=10 ** 7,
                              description="longest text an expression or template may build")
+    value_size: int = Field(
+        default=1_000_000, ge=1, le=10 ** 8,
+        description="largest value a variable or a local name may keep, counting one for "
+                    "each value and one for each character of a text, as if nothing in it "
+                    "were shared (what saving or showing it writes)")
     largest_number: int = Field(
         default=2 ** 53 - 1, ge=1, le=2 ** 63 - 1,
         description="largest number (either sign) a rule may compute; the default is the "

@@ -47,6 +47,7 @@ class Arrange(Primitive):
     def compile(self, b: ProgramBuilder) -> None:
         from interpreter.compile.expressions import LOOP_STEPS
         from interpreter.run.budget import describe as kind_of
+        from interpreter.run.budget import kept
 
         values_of = b.expr(self.arrange, allow_random=True)
         places_of = b.expr(self.into, allow_random=True)
@@ -55,11 +56,12 @@ class Arrange(Primitive):
         per_place = LOOP_STEPS + b.pending_weight - before  # `where` runs at every place
         b.pending_weight = before
         name, limit = self.as_, self.max_tries
+        size_limit = b.base_scope.limits.value_size
         nxt = b.after_this()
 
         def run(m: Machine) -> int:
             env = m.env
-            values = list(values_of(env) or [])
+            values = kept(env, list(values_of(env) or []), size_limit, f"arrange as {name}")
             places = list(places_of(env) or [])
             if len(values) != len(places):
                 raise RuleError(f"arrange: {len(values)} values for {len(places)} places")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
@@ -30,13 +31,24 @@ class Let(Primitive):
         return set(self.let)
 
     def compile(self, b: ProgramBuilder) -> None:
+        from interpreter.run.budget import NOT_PLAIN, kept, overspent
+
         pairs = [(name, b.expr(e, allow_random=True)) for name, e in self.let.items()]
         nxt = b.after_this()
+        limit = b.base_scope.limits.value_size
 
         def run(m: Machine) -> int:
             env = m.env
             for name, value in pairs:
-                env.locals[name] = value(env)
+                v = value(env)
+                if type(v) is list:  # a local is saved with a paused game: not too large
+                    if len(v) < limit and NOT_PLAIN.isdisjoint(map(type, v)):
+                        env.steps += len(v)  # (numbers, pieces, places: as `kept` charges)
+                        if env.steps > env.step_limit:
+                            overspent(env)
+                    else:
+                        kept(env, v, limit, f"let {name}")
+                env.locals[name] = v
             return nxt
         b.emit(run, falls=True)
 
@@ -67,20 +79,21 @@ class Set(Primitive):
         seat = b.expr(self.seat) if self.seat is not None else None
         piece = b.expr(self.piece) if self.piece is not None else None
         nxt = b.after_this()
+        keep = _keeper(var, b.base_scope.limits.value_size)
         if piece is not None:
             def run(m: Machine) -> int:
                 values = m.state.piece_vars[var]
-                values[_piece_index(piece(m.env), values, var)] = _shallow(value(m.env), var)
+                values[_piece_index(piece(m.env), values, var)] = keep(m.env, value(m.env))
                 m.env.forget("vars")
                 return nxt
         elif seat is None:
             def run(m: Machine) -> int:
-                m.state.vars[var] = _shallow(value(m.env), var)
+                m.state.vars[var] = keep(m.env, value(m.env))
                 m.env.forget("vars")
                 return nxt
         else:
             def run(m: Machine) -> int:
-                m.state.seat_vars[var][m.seat_index(seat(m.env))] = _shallow(value(m.env), var)
+                m.state.seat_vars[var][m.seat_index(seat(m.env))] = keep(m.env, value(m.env))
                 m.env.forget("vars")
                 return nxt
         b.emit(run, falls=True)
@@ -112,17 +125,32 @@ MAX_VALUE_NESTING = 32
 JSON, and a value nested hundreds of levels down breaks every reader of it."""
 
 
-def _shallow(value: Any, var: str) -> Any:
-    """`value`, unless it nests lists deeper than MAX_VALUE_NESTING."""
-    if type(value) is not list:
-        return value
-    level = [value]
-    for _ in range(MAX_VALUE_NESTING):
-        level = [x for items in level for x in items if type(x) is list]
-        if not level:
+def _keeper(var: str, limit: int) -> Callable[[Any, Any], Any]:
+    """What `set` keeps: the value, unless it nests lists deeper than MAX_VALUE_NESTING
+    or is larger than budgets.value_size (`limit`); the lists of each level are gone
+    through once each, however often the value holds them."""
+    from interpreter.run.budget import NOT_PLAIN, SEQUENCE_KINDS, kept, overspent
+
+    def keep(env: Any, value: Any) -> Any:
+        if type(value) is not list:
             return value
-    raise RuleError(f"set {var}: the value nests lists more than {MAX_VALUE_NESTING} levels "
-                    "deep (tabletop's limit)")
+        if len(value) < limit and NOT_PLAIN.isdisjoint(map(type, value)):
+            env.steps += len(value)  # (numbers, pieces, places: what `kept` charges)
+            if env.steps > env.step_limit:
+                overspent(env)
+            return value
+        kept(env, value, limit, f"set {var}")
+        if SEQUENCE_KINDS.isdisjoint(map(type, value)):
+            return value
+        level = [value]
+        for _ in range(MAX_VALUE_NESTING):
+            inner = {id(x): x for items in level for x in items if type(x) is list}
+            if not inner:
+                return value
+            level = list(inner.values())
+        raise RuleError(f"set {var}: the value nests lists more than {MAX_VALUE_NESTING} "
+                        "levels deep (tabletop's limit)")
+    return keep
 
 
 class Add(Primitive):
@@ -284,12 +312,14 @@ class ForEach(Primitive):
 
     def compile(self, b: ProgramBuilder) -> None:
         from interpreter.run.budget import describe as kind_of
+        from interpreter.run.budget import kept
 
         items = b.expr(self.in_, allow_random=True)
         list_slot, index_slot = b.hidden_local("items"), b.hidden_local("index")
         name = self.for_each
         top, end = b.label(), b.label()
         start_next = b.after_this()
+        limit = b.base_scope.limits.value_size
 
         def start(m: Machine) -> int:
             value = items(m.env)
@@ -298,7 +328,7 @@ class ForEach(Primitive):
             if not isinstance(value, list | tuple | range):
                 raise RuleError(f"for_each {name}: 'in' must give a list, "
                                 f"got {kind_of(value)}")
-            m.env.locals[list_slot] = list(value)
+            m.env.locals[list_slot] = kept(m.env, list(value), limit, f"for_each {name}")
             m.env.locals[index_slot] = 0
             return start_next
         b.emit(start, falls=True)

@@ -49,7 +49,7 @@ class Game:
         self.options = options
         self.budgets: Budgets = self.ruleset.budgets
         self.limits = Limits(self.budgets.list_length, self.budgets.text_length,
-                             self.budgets.largest_number)
+                             self.budgets.largest_number, self.budgets.value_size)
         self.program: list[Callable[[Machine], int]] = []
         self.program_where: list[tuple[Location | None, str]] = []
         """For each instruction: the effect it comes from (where, what), for errors."""

@@ -971,8 +971,126 @@ def budget_probes() -> list[Probe]:
         P("not-3000-in-define", ruleset(DEFINE=f"  deep_one: {q(NESTING)}",
                                         SETUP=in_setup("- let: {y: deep_one}")),
           ("nest", "deep", "level"), True),
+        *shared_value_probes(setup, turn_do),
+        *inlining_probes(),
     ]
     return probes
+
+
+SHARED_ROWS = "repeat(range(100000), 100000)"
+"""100,000 references to one row of 100,000: each list within list_length, 10^10
+values as if unshared."""
+
+NESTED_TEXT = "repeat(repeat('x' * 99999, 99999), 2)"
+"""Two references to one list of 99,999 references to one text of 99,999 characters:
+written out, 20 billion characters."""
+
+
+DOUBLE = "  d(x): '[x, x]'\n  e(x): '[x, x]'"
+"""Two definitions that double a value by sharing it: sixty calls, 2^60 values."""
+D60, E60 = "d(" * 60 + "1" + ")" * 60, "e(" * 60 + "1" + ")" * 60
+
+SHARED_COMPARISONS = {
+    "equal": f"{D60} == {E60}", "in": f"{D60} in [{E60}]", "less": f"{D60} < {E60}",
+    "distinct": f"distinct([{D60}])", "sorted": f"sorted([{D60}, {E60}])",
+    "without": f"without([{D60}], [{E60}])", "max": f"max({D60}, {E60})",
+}
+"""Comparing two equal values of 2^60 values each went through all of them (a hang);
+distinct() and without() built a key of each (out of memory)."""
+
+
+def shared_value_probes(setup: Any, turn_do: Any) -> list[Probe]:
+    """Values that share their parts (issue 38): sizes are counted as if unshared, and
+    counting them costs their distinct parts, so each stops at a budget at once."""
+    P = budget_probe
+    doubling = "- repeat:\n    - set: xs\n      value: '[xs, xs]'\n  until: 'false'"
+    let_doubling = ("- let: {l: '[1]'}\n- repeat:\n    - let: {l: '[l, l]'}\n"
+                    "  until: 'false'")
+    return [
+        P("set-shared-rows", setup(f"- set: xs\n  value: {SHARED_ROWS}"), ("value_size",),
+          note="the nesting check walked all 10^10 values (50 s and 2 GB for 10,000 "
+                     "rows)"),
+        P("set-shared-rows-10k", setup("- set: xs\n  value: repeat(range(100000), 10000)"),
+          ("value_size",)),
+        P("set-seat-shared-rows", setup(f"- set: score\n  seat: 1\n  value: {SHARED_ROWS}"),
+          ("value_size",)),
+        P("let-shared-rows", setup(f"- let: {{y: {q(SHARED_ROWS)}}}"), ("value_size",),
+          note="a local is saved with a paused game"),
+        P("for-each-shared-rows", setup(f"- for_each: row\n  in: {q(SHARED_ROWS)}\n"
+                                        "  do: []"), ("value_size",)),
+        P("initial-shared-rows", ruleset(INITIAL=q(SHARED_ROWS)), ("value_size",)),
+        P("set-doubles-by-sharing", setup(doubling), ("value_size",),
+          note="set xs = [xs, xs]: sharing doubles the size each time"),
+        P("set-doubles-by-sharing-each-turn", turn_do("- set: xs\n  value: '[xs, xs]'"),
+          ("value_size",)),
+        P("let-doubles-by-sharing", setup(let_doubling), ("value_size",)),
+        P("say-nested-list", ruleset(DO=in_do("- say: " + q("{" + NESTED_TEXT + "}"))),
+          ("text_length",), note="built gigabytes before text_length was checked"),
+        replace(P("label-nested-list", ruleset(LABEL=q("Go {n} {" + NESTED_TEXT + "}")),
+                  ("text_length",), args=("play", RULESET, "--seed", "1")),
+                stdin=PLAY_INPUT),
+        replace(P("notation-nested-list", ruleset(NOTATION=q("go{n}{" + NESTED_TEXT + "}")),
+                  ("text_length",)), decision=False,
+                note="when: a decision's notation that fails does not say its decision "
+                     "yet (issue 38, part 5)"),
+        P("end-game-nested-list", ruleset(TURN=in_setup(
+            "- end_game: " + q("{" + NESTED_TEXT + "}"))), ("text_length",)),
+        P("str-nested-list", setup(f"- let: {{y: {q(f'str({NESTED_TEXT})')}}}"),
+          ("text_length", *STEPS)),
+        P("join-nested-list", setup(f"- let: {{y: {q(f'join({NESTED_TEXT}, {chr(39) * 2})')}}}"),
+          ("text_length", *STEPS)),
+        *[P(f"compare-shared-{name}", ruleset(DEFINE=DOUBLE, SETUP=in_setup(
+            f"- let: {{y: {q(expr)}}}")), STEPS, note="2^60 values each, two copies")
+          for name, expr in SHARED_COMPARISONS.items()],
+        P("compare-shared-in-where", ruleset(DEFINE=DOUBLE, WHERE=q(f"n > 0 and {D60} in [{E60}]")),
+          STEPS, note="in an option's condition (its generated listing)"),
+        P("option-for-shared", ruleset(DEFINE=DOUBLE, FOR=q(f"[{D60}]"), WHERE=q("true"),
+                                       NOTATION=q("go"), LABEL=q("Go")), ("value_size",),
+          note="an option's value is kept as a local name: unique_options hashed it all"),
+        replace(P("option-let-shared", ruleset(DEFINE=DOUBLE, WHERE=q("true")).replace(
+            "        where:", f"        let: {{big: {q('[' + D60 + ']')}}}\n        where:", 1),
+            ("value_size",)), decision=False,
+            note="measured where the option is bound; when: a decision's binding that "
+                 "fails does not say its decision yet (issue 38, part 5)"),
+        P("say-shared-doubling", setup(
+            "- let: {l: '[1]', i: '0'}\n- repeat:\n    - let: {l: '[l, l]', i: 'i + 1'}\n"
+            "  until: 'i >= 18'\n- say: '{[l, l, l, l]}'"), ("text_length",),
+          note="2^18 values, kept; written out four times, a million characters"),
+    ]
+
+
+def _chain(levels: int) -> str:
+    """Definitions f0 ... f{levels}, each calling the next twice: written out in place,
+    2^levels copies of the last."""
+    lines = [f"  f{i}(k): f{i + 1}(k) + f{i + 1}(k)" for i in range(levels)]
+    return "\n".join([*lines, f"  f{levels}(k): k + 1"])
+
+
+def inlining_probes() -> list[Probe]:
+    """Definitions that call each other: compiling them takes time in proportion to
+    the file, not to what they would be written out in full (issue 38)."""
+    chain16 = ruleset(DEFINE=_chain(16), SETUP=in_setup("- let: {y: f0(1)}"))
+    chain40 = ruleset(DEFINE=_chain(40), SETUP=in_setup("- let: {y: f0(1)}"))
+    body = "[" + ", ".join(["k + 1", "k * 2", "k - 1", "k // 2"] * 4) + "]"
+    calls = ruleset(DEFINE=f"  g(k): {q(body)}", SETUP=in_setup(
+        f"- let: {{y: {q('[' + ', '.join(['g(x)'] * 3300) + ']')}}}"))
+
+    def compiles(name: str, text: str, args: tuple[str, ...], note: str) -> Probe:
+        return replace(budget_probe(name, text, STEPS, args=args), must_fail=False,
+                       budget=(), decision=False, note=note)
+    return [
+        compiles("definitions-16-doubling-validate", chain16, ("validate", RULESET),
+                 "1 KB: validate was killed at 30 s and 1.6 GB"),
+        compiles("definitions-16-doubling-run", chain16, run_args(),
+                 "runs f0(1): 65,536 additions, within the budgets"),
+        compiles("definitions-16-doubling-compile", chain16, ("compile", RULESET),
+                 "the generated code of every definition"),
+        budget_probe("definitions-40-doubling-run", chain40, STEPS,
+                     note="2^40 additions: the steps budget stops it"),
+        compiles("definitions-small-called-3300-times", calls, ("validate", RULESET),
+                 "a small definition called 3,300 times in one expression: written out "
+                 "until the game's allowance is spent"),
+    ]
 
 
 # -- templates ------------------------------------------------------------------------------
