@@ -17,6 +17,12 @@ from tests.test_reliability import check
 
 NAMED = {
     # section 2: budgets that bound all work
+    "budgets/set-shared-rows": "100,000 references to one 100,000-element row",
+    "budgets/set-doubles-by-sharing": "set l = [l, l] sixty times",
+    "budgets/say-nested-list": "say: {repeat(repeat('x' * 99999, 99999), 2)}",
+    "budgets/definitions-16-doubling-validate": "sixteen definitions each calling the next "
+                                                "twice, validated",
+    "budgets/definitions-16-doubling-run": "the same, played",
     "cli/play-stdin-5mb-line": "a 5 MB line typed at the play prompt",
     "cli/play-stdin-50mb-no-newline": "50 MB at the play prompt with no end of line",
     "cli/play-save-5mb-line": "a 5 MB line while the game is being saved",

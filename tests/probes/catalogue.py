@@ -1029,10 +1029,8 @@ def shared_value_probes(setup: Any, turn_do: Any) -> list[Probe]:
         replace(P("label-nested-list", ruleset(LABEL=q("Go {n} {" + NESTED_TEXT + "}")),
                   ("text_length",), args=("play", RULESET, "--seed", "1")),
                 stdin=PLAY_INPUT),
-        replace(P("notation-nested-list", ruleset(NOTATION=q("go{n}{" + NESTED_TEXT + "}")),
-                  ("text_length",)), decision=False,
-                note="when: a decision's notation that fails does not say its decision "
-                     "yet (issue 38, part 5)"),
+        P("notation-nested-list", ruleset(NOTATION=q("go{n}{" + NESTED_TEXT + "}")),
+          ("text_length",)),
         P("end-game-nested-list", ruleset(TURN=in_setup(
             "- end_game: " + q("{" + NESTED_TEXT + "}"))), ("text_length",)),
         P("str-nested-list", setup(f"- let: {{y: {q(f'str({NESTED_TEXT})')}}}"),
@@ -1049,9 +1047,7 @@ def shared_value_probes(setup: Any, turn_do: Any) -> list[Probe]:
           note="an option's value is kept as a local name: unique_options hashed it all"),
         replace(P("option-let-shared", ruleset(DEFINE=DOUBLE, WHERE=q("true")).replace(
             "        where:", f"        let: {{big: {q('[' + D60 + ']')}}}\n        where:", 1),
-            ("value_size",)), decision=False,
-            note="measured where the option is bound; when: a decision's binding that "
-                 "fails does not say its decision yet (issue 38, part 5)"),
+            ("value_size",)), note="measured where the option is bound"),
         P("say-shared-doubling", setup(
             "- let: {l: '[1]', i: '0'}\n- repeat:\n    - let: {l: '[l, l]', i: 'i + 1'}\n"
             "  until: 'i >= 18'\n- say: '{[l, l, l, l]}'"), ("text_length",),
