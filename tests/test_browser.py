@@ -98,13 +98,21 @@ def wait_moved(page: Any, before: int) -> None:
 
 # -- choosing, as a person does ---------------------------------------------------------
 
-def click_svg(page: Any, target: Any) -> None:
+def click_svg(page: Any, target: Any) -> bool:
     """A mouse click on a board element; a piece covered by another (a stack) is
-    clicked where the browser can reach it, else by an event sent to it."""
+    clicked where the browser can reach it, else by an event sent to it. False when
+    the element went away before it could be clicked (the board was drawn again
+    between counting the highlights and clicking one): the caller counts again."""
     try:
         target.click(timeout=5000)
+        return True
     except playwright_api.TimeoutError:
-        target.dispatch_event("click")
+        pass
+    try:
+        target.dispatch_event("click", timeout=5000)
+        return True
+    except playwright_api.TimeoutError:
+        return False
 
 
 def settle(page: Any) -> None:
@@ -132,7 +140,9 @@ def board_move(page: Any, rng: random.Random) -> bool:
         n = hot.count()
         if n == 0:
             return False
-        click_svg(page, hot.nth(rng.randrange(n)))
+        if not click_svg(page, hot.nth(rng.randrange(n))):
+            settle(page)
+            continue
         settle(page)
         error = page.locator("#error")
         assert not error.is_visible(), error.inner_text()
@@ -219,7 +229,7 @@ def test_board_clicks_narrow_the_options_then_choose(server: Running, browser: A
     hot = page.locator("#board .tt-piece.tt-hot")
     assert hot.count() > 0  # the pieces in the supply
     code = hot.first.get_attribute("data-piece")
-    click_svg(page, hot.first)
+    assert click_svg(page, hot.first)
     left = page.locator("#options button.option")
     assert 0 < left.count() < total
     assert all(n.startswith(f"{code}-") for n in
@@ -230,10 +240,10 @@ def test_board_clicks_narrow_the_options_then_choose(server: Running, browser: A
     page.screenshot(path=str(SHOTS / "tabletop-browser-picked.png"), full_page=True)
     page.locator("#picked-clear").click()
     assert page.locator("#options button.option").count() == total
-    click_svg(page, hot.first)
+    assert click_svg(page, hot.first)
     before = version(page)
     target = squares.first.get_attribute("data-place")
-    click_svg(page, squares.first)
+    assert click_svg(page, squares.first)
     wait_moved(page, before)
     log = page.locator("#log").inner_text()
     assert f"{code}-{target}" in log

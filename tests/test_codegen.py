@@ -338,3 +338,20 @@ def test_once_the_allowance_is_spent_definitions_are_called(monkeypatch: Any) ->
     assert outcome == "value" and "definition small" not in legend
     outcome, legend = _both(fast, careful, "small(1 // 0, false)")
     assert outcome == "error" and "definition small" in legend
+
+
+# -- a ruleset compiled again and again (the rulebooks, their examples) -----------------
+
+def test_the_same_ruleset_and_options_are_compiled_once_for_the_rulebooks() -> None:
+    from interpreter.compile.game import compile_game_once
+    from interpreter.load.loader import load_ruleset_text
+    first = compile_game_once(load_ruleset_text(_DEFINED, "defined.yaml"))
+    again = compile_game_once(load_ruleset_text(_DEFINED, "defined.yaml"))
+    assert again is first  # loaded twice from the same text: the same game
+    assert compile_game(load_ruleset_text(_DEFINED, "defined.yaml")) is not first
+    edited = load_ruleset_text(_DEFINED.replace("title: Defined", "title: Edited"),
+                               "defined.yaml")
+    assert compile_game_once(edited) is not first  # other text: compiled anew
+    changed = load_ruleset_text(_DEFINED, "defined.yaml")
+    changed.model.game.name = "changed by a tool"  # a tool changed the model it loaded
+    assert compile_game_once(changed) is not first

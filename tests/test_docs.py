@@ -89,6 +89,45 @@ def test_a_designers_templates_come_first(tmp_path: Path) -> None:
     assert "## Components" in files["caldera/index.md"]  # the package's template
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ("{{ nosuch.attribute.deeper }}\n", "the template uses 'nosuch', which it is never given"),
+    ("{% for x in %}\n{{ broken", "template syntax"),
+    (b"\xff\xfe\x00\x00", "the template is not UTF-8 text (byte 0xff)"),
+])
+def test_a_broken_template_is_told_before_any_rulebook_is_built(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        text: str | bytes, message: str) -> None:
+    """Building every rulebook takes seconds: the designer's own template is checked first
+    (it used to be read only after all of them were built)."""
+    import interpreter.docs.build as build
+
+    def built(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a rulebook was built before the template was checked")
+    monkeypatch.setattr(build, "load_all", built)
+    template = tmp_path / "tpl" / "game.md.j2"
+    template.parent.mkdir()
+    if isinstance(text, bytes):
+        template.write_bytes(text)
+    else:
+        template.write_text(text, encoding="utf-8")
+    assert docs_command(tmp_path / "out", templates=template.parent) == 1
+    err = capsys.readouterr().err
+    assert f"{template}:1:1: error: {message}" in err or (
+        "game.md.j2:1:1: error: " + message) in err, err
+
+
+def test_an_unwritable_pdf_folder_is_told_before_any_rulebook_is_built(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import interpreter.docs.build as build
+
+    monkeypatch.setattr(build, "write_docs", lambda *a, **k: (_ for _ in ()).throw(
+        AssertionError("the rulebooks were built first")))
+    monkeypatch.setattr("interpreter.docs.cli.write_docs", build.write_docs)
+    assert docs_command(tmp_path / "out", pdf=Path("/proc/nosuch/pdf")) == 1
+    assert "cannot write the PDFs to /proc/nosuch/pdf" in capsys.readouterr().err
+
+
 # -- content ----------------------------------------------------------------------------
 
 def test_caldera_rulebook_content(files: dict[str, str]) -> None:

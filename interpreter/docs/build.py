@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.meta
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
@@ -102,6 +103,59 @@ def css_string(text: Any) -> Markup:
     or the style sheet."""
     return Markup("".join(f"\\{ord(ch):x} " if ch in '"\\<>&' or not ch.isprintable()
                           else ch for ch in " ".join(str(text).split())))
+
+
+TEMPLATE_NAMES: dict[str, frozenset[str]] = {
+    "index.md.j2": frozenset({"books", "variants", "guides"}),
+    "game.md.j2": frozenset({"book", "print_link", "variants"}),
+    "examples.md.j2": frozenset({"book", "print_link", "variants"}),  # included by game
+    "variant.md.j2": frozenset({"page", "print_link"}),
+    "print.html.j2": frozenset({"book", "body", "cover", "sections", "contents", "picture",
+                                "paged", "paper", "box", "margins"}),
+}
+"""The rulebook's templates and the names each is given."""
+
+
+def check_templates(env: jinja2.Environment, templates: Path | None) -> None:
+    """A designer's own templates read and checked before any rulebook is built (that
+    takes seconds): a syntax error, bytes that are not UTF-8, or a name the template is
+    never given (`{{ nosuch.title }}`) is a located error at once."""
+    if templates is None:
+        return
+    for name, given in TEMPLATE_NAMES.items():
+        path = templates / name
+        if not path.is_file():
+            continue
+        template = _template_or_error(env, name)
+        source = path.read_text(encoding="utf-8")
+        try:
+            tree = env.parse(source, name, str(path))
+        except jinja2.TemplateSyntaxError as exc:  # (already reported by loading it)
+            raise _template_error(f"template syntax: {exc.message}", str(path),
+                                  exc.lineno) from None
+        unknown = sorted(jinja2.meta.find_undeclared_variables(tree) - given
+                         - set(env.globals))
+        if unknown:
+            first = unknown[0]
+            line = next((i for i, text in enumerate(source.splitlines(), 1)
+                         if re.search(rf"\b{re.escape(first)}\b", text)), None)
+            raise _template_error(
+                f"the template uses '{first}', which it is never given (it is given "
+                + ", ".join(sorted(given)) + ")", template.filename or str(path), line)
+
+
+def _template_or_error(env: jinja2.Environment, name: str) -> jinja2.Template:
+    """A template loaded; a syntax error or bytes that are not UTF-8 are located errors."""
+    try:
+        return env.get_template(name)
+    except jinja2.TemplateSyntaxError as exc:
+        raise _template_error(f"template syntax: {exc.message}", exc.filename or name,
+                              exc.lineno) from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise _template_error(f"the template is not UTF-8 text (byte "
+                              f"0x{exc.object[exc.start]:02x})", _template_path(env, name),
+                              line) from None
 
 
 def render(env: jinja2.Environment, name: str, **context: Any) -> str:
@@ -331,6 +385,7 @@ def _build(templates: Path | None, rulesets: Path | None, paths: list[Path] | No
     """The files of the bundled site, or with `paths` of those rulesets' rulebooks alone
     (the project's guides belong to its own site only)."""
     env = environment(templates)
+    check_templates(env, templates)
     books, variants, skipped = load_all(rulesets, paths)
     guides = read_guides() if paths is None else []
     files: dict[str, str] = {guide.file: text for guide, text in guides}
@@ -416,8 +471,9 @@ def build_pdfs(pdf_dir: Path, templates: Path | None = None, rulesets: Path | No
         raise TabletopError("PDFs need WeasyPrint: pip install 'tabletop[pdf]' "
                             f"(and the Pango library; see the README) — {exc}") from None
     env = environment(templates)
+    check_templates(env, templates)
+    pdf_dir.mkdir(parents=True, exist_ok=True)  # a folder that cannot be made fails first
     books, variants, _ = load_all(rulesets, paths)
-    pdf_dir.mkdir(parents=True, exist_ok=True)
     out = []
     size = PAPER.get(paper.lower(), paper)
     pages: list[tuple[str, str]] = [(b.name, print_html(env, b, paper=size)) for b in books

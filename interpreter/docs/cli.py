@@ -21,6 +21,13 @@ def docs_command(out: Path = Path("generated_docs"), check: bool = False,
     if templates is not None and not templates.is_dir():
         print(f"error: no such templates folder: {templates}", file=sys.stderr)
         return 1
+    if pdf is not None:  # before the rulebooks are built (seconds), not after
+        try:
+            pdf.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"error: cannot write the PDFs to {pdf}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 1
     try:
         result = write_docs(out, check=check, templates=templates, paths=paths, paper=paper)
     except TabletopError as exc:

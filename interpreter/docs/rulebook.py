@@ -21,7 +21,7 @@ from interpreter.compile.english import (
     join_words,
 )
 from interpreter.compile.expressions import ExpressionError, names_used, parse
-from interpreter.compile.game import _DEF_KEY, compile_game
+from interpreter.compile.game import _DEF_KEY, compile_game_once
 from interpreter.docs.describe import MarkdownDescriber
 from interpreter.docs.diagrams import (
     WIDTH,
@@ -572,7 +572,7 @@ def _options(game: Game, loaded: LoadedRuleset, d: Describer) -> list[OptionDoc]
         changes = []
         for alt in alts[:3]:
             try:
-                other = compile_game(loaded, {**game.options, o.id: alt})
+                other = compile_game_once(loaded, {**game.options, o.id: alt})
             except TabletopError as exc:
                 changes.append(f"With {_show(alt)}: the game cannot be built "
                                f"({md_escape(exc, start=False)}).")
@@ -771,7 +771,7 @@ def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> 
 
 def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
     """The rulebook of one ruleset (default options, the fewest players)."""
-    game = compile_game(loaded, {})
+    game = compile_game_once(loaded, {})
     d = describer_for(game, RulebookDescriber, emphasis=True)
     info = game.ruleset.game
     players = game.min_seats

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.compile.english import Describer, describer_for, humanize, join_words
-from interpreter.compile.game import _DEF_KEY, compile_game
+from interpreter.compile.game import _DEF_KEY, compile_game_once
 from interpreter.docs.rulebook import (
     RulebookDescriber,
     _components,
@@ -548,8 +548,8 @@ def differences(loaded: LoadedRuleset, base_loaded: LoadedRuleset
     """(added, removed, changed): each a list of Markdown list items."""
     info = loaded.variant
     assert info is not None
-    side = _Side(compile_game(loaded, {}), md_escape(loaded.model.game.title))
-    base = _Side(compile_game(base_loaded, {}), md_escape(info.base_title))
+    side = _Side(compile_game_once(loaded, {}), md_escape(loaded.model.game.title))
+    base = _Side(compile_game_once(base_loaded, {}), md_escape(info.base_title))
     entries: list[_Entry] = []
     for c in info.changes:
         entry: _Entry | None

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from interpreter.api import load as load_ruleset_file
 from interpreter.compile.expressions import Compiled, ExpressionError, located
-from interpreter.compile.game import compile_game
+from interpreter.compile.game import compile_game_once
 from interpreter.compile.program import collect_locals
 from interpreter.errors import (
     Diagnostic,
@@ -230,7 +230,7 @@ class _Loader:
                     f"the ruleset these tests are for ({ruleset}) does not load; its "
                     "problems follow", where), *exc.diagnostics]) from None
             try:
-                found = compile_game(loaded, options)
+                found = compile_game_once(loaded, options)
             except UsageError as exc:
                 self.error(str(exc), loc)
                 return None

@@ -194,6 +194,8 @@ def execute(probe: Probe, tabletop: str | None = None, limits: Limits | None = N
             for f in (stdin_file, stdout_file, stderr_file):
                 f.close()
         interrupted = False
+        # honest work allowed more time (probe.seconds) is not a hang until well past it
+        deadline = max(limits.timeout, 2 * (probe.seconds or 0) + (probe.interrupt_after or 0))
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
@@ -204,7 +206,7 @@ def execute(probe: Probe, tabletop: str | None = None, limits: Limits | None = N
                 interrupted = True  # Ctrl-C: to the whole group, as a terminal sends it
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(proc.pid, signal.SIGINT)
-            if time.monotonic() - started > limits.timeout:
+            if time.monotonic() - started > deadline:
                 timed_out = True
                 _kill_group(proc.pid)
                 pid, status, usage = os.wait4(proc.pid, 0)
