@@ -279,3 +279,52 @@ def test_a_variant_that_changes_a_default_to_a_wrong_value_is_told_where(
     text = str(info.value)
     assert "an on/off option's default is true or false, not 7" in text
     assert f"{variant}:5:" in text
+
+
+# -- mistakes inside definitions ------------------------------------------------------------
+
+def test_a_mistake_in_a_definition_is_told_once_at_the_definition() -> None:
+    """Each faulty definition gets one diagnostic, inside its own text, however often it
+    is used (the uses once repeated it, with the definition's column on the use's line)."""
+    path = BAD / "definition_errors.yaml"
+    err = error_of(path)
+    assert [d.location.line for d in err.diagnostics if d.location] == marked_lines(path)
+    assert len(err.diagnostics) == 2, str(err)
+    keyword, unknown = err.diagnostics
+    assert keyword.message == "functions take positional arguments only"
+    assert unknown.message == "unknown name 'missing_name'"
+    check_rendering(keyword, path, "min(")
+    check_rendering(unknown, path, "missing_name")
+    assert str(err).count(": error: ") == 2
+
+
+def test_a_definition_that_refers_to_itself_is_told_once_at_it(tmp_path: Path) -> None:
+    """Not again at the option that uses it, nor at a definition that merely calls it."""
+    text = (BAD.parent / "minimal.yaml").read_text(encoding="utf-8")
+    text = text.replace("  left: count(pieces(pile))\n",
+                        "  left: count(pieces(pile))\n"
+                        "  loopy(n): loopy(n) + 1\n"
+                        "  calls_it(n): loopy(n) > 0\n")
+    text = text.replace("where: n <= left", "where: n <= left and calls_it(n) and loopy(n) > 0")
+    path = tmp_path / "loopy.yaml"
+    path.write_text(text, encoding="utf-8")
+    err = error_of(path)
+    assert len(err.diagnostics) == 1, str(err)
+    (d,) = err.diagnostics
+    assert d.message == "definition 'loopy' refers to itself (loopy → loopy)"
+    check_rendering(d, path, "loopy(n) + 1")
+
+
+def test_a_mistake_in_a_definition_over_several_lines_points_into_its_text(
+        tmp_path: Path) -> None:
+    """parse() joins the lines of a folded expression: the column is found again in the
+    file, not counted past the end of the first line."""
+    text = (BAD.parent / "minimal.yaml").read_text(encoding="utf-8")
+    text = text.replace("  left: count(pieces(pile))\n",
+                        "  left: >-\n    count(pieces(pile))\n      + count([p for p in\n"
+                        "        pieces(pile) if p.size > 1]) + missing_name\n")
+    path = tmp_path / "folded.yaml"
+    path.write_text(text, encoding="utf-8")
+    (d,) = error_of(path).diagnostics
+    assert d.message == "unknown name 'missing_name'"
+    check_rendering(d, path, "missing_name")

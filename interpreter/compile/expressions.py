@@ -1119,7 +1119,43 @@ def _bounded(show: Callable[[Any], str], limit: int) -> Callable[[Any], str]:
 def located(exc: ExpressionError, loc: Location | None, source: Any) -> Diagnostic:
     """Turn an ExpressionError into a diagnostic at the right column of the file."""
     where = None
+    line = source.line_at(loc) if source is not None else None
     if loc is not None:
         where = Location(loc.path, loc.line, loc.col + exc.offset)
-    line = source.line_at(loc) if source is not None else None
+        if line is not None and _spans_lines(line, loc.col, exc.offset):
+            where = _walk_to(source, loc, exc.offset) or where
+            line = source.line_at(where)
     return Diagnostic(exc.message, where, exc.expected, exc.hint, line)
+
+
+def _spans_lines(line: str, col: int, offset: int) -> bool:
+    """Whether an expression starting at `col` of `line` goes on below it: a block
+    (`>-`, `|`) or a plain text folded onto more lines than its first."""
+    return line[col - 1:col].strip() in (">", "|") or col + offset > len(line)
+
+
+def _walk_to(source: Any, loc: Location, offset: int) -> Location | None:
+    """Where in the file the `offset`-th character of an expression written over several
+    lines is: parse() joins its lines with single spaces, so walk the file's text the
+    same way from the expression's first character."""
+    line_no, col = loc.line, loc.col
+    text = source.line_at(loc) or ""
+    if text[col - 1:col].strip() in (">", "|"):  # a block starts on the next line
+        line_no += 1
+        text = source.line_at(Location(loc.path, line_no, 1)) or ""
+        col = len(text) - len(text.lstrip()) + 1
+    seen, space = -1, False  # characters of the joined text gone past
+    while text is not None:
+        for i in range(col - 1, len(text)):
+            if text[i].isspace():
+                space = seen >= 0
+                continue
+            seen += 1 + space
+            space = False
+            if seen >= offset:
+                return Location(loc.path, line_no, i + 1)
+        line_no += 1
+        space = seen >= 0
+        text = source.line_at(Location(loc.path, line_no, 1))
+        col = 1
+    return None

@@ -205,9 +205,12 @@ class _Compiler:
         done = self.def_functions.get(name)
         if done is None:
             params, body = self.def_bodies[name]
-            done = self.def_functions[name] = compile_expression(
-                body.text, self.scope(params), params,
-                f"{name}({', '.join(params)}) means {body.text}")
+            if self.definition_value(name) is _broken:  # (its mistake is told at it)
+                done = _broken_function
+            else:
+                done = compile_expression(body.text, self.scope(params), params,
+                                          f"{name}({', '.join(params)}) means {body.text}")
+            self.def_functions[name] = done
         return done
 
     def definition_weight(self, name: str) -> int:
@@ -360,17 +363,15 @@ class _Compiler:
             return done
         params, body = self.def_bodies[name]
         if name in self.compiling:
-            raise ExpressionError(f"definition '{name}' refers to itself "
-                                  f"({' → '.join([*self.compiling, name])})")
+            raise _Circle(name, self.compiling)
         self.compiling.append(name)
         try:
             compiled = compile_expression(body.text, self.scope(params))
         except ExpressionError as exc:
-            if not exc.message.startswith("definition '"):
-                self.diagnostics.append(located(exc, body.loc, self.source))
-                compiled = _broken
-            else:
-                raise
+            if isinstance(exc, _Circle) and exc.name != name:
+                raise  # (a circle of definitions is told at the one it starts from)
+            self.diagnostics.append(located(exc, body.loc, self.source))
+            compiled = _broken
         finally:
             self.compiling.pop()
         if not params:
@@ -383,16 +384,15 @@ class _Compiler:
         """The body of a definition with its parameters replaced by the caller's values."""
         _, body = self.def_bodies[name]
         if name in self.compiling:
-            raise ExpressionError(f"definition '{name}' refers to itself "
-                                  f"({' → '.join([*self.compiling, name])})")
+            raise _Circle(name, self.compiling)
         self.compiling.append(name)
         try:
             scope = self.scope()
             scope.bound = bound
             return compile_expression(body.text, scope)
         except ExpressionError as exc:
-            if exc.message.startswith("definition '"):
-                raise
+            if isinstance(exc, _Circle) and exc.name != name:
+                raise  # (a circle of definitions is told at the one it starts from)
             self.diagnostics.append(located(exc, body.loc, self.source))
             return _broken
         finally:
@@ -414,8 +414,9 @@ class _Compiler:
 
     def small(self, name: str) -> bool:
         """Whether a definition with parameters is small enough to be written out in
-        place where it is called (expressions.MAX_INLINED)."""
-        return self.inlined_size(name) is not None
+        place where it is called (expressions.MAX_INLINED); never one whose mistake is
+        reported (one that refers to itself would be written out without end)."""
+        return self.def_compiled.get(name) is not _broken and self.inlined_size(name) is not None
 
     def inlined_size(self, name: str) -> int | None:
         """A small definition's size written out in place (with the calls in it that
@@ -1063,6 +1064,21 @@ class _Compiler:
         self.game.generated_code = self.hooks.sink
         self.game.cache_readers = self.cache_readers()
         return self.game
+
+
+class _Circle(ExpressionError):
+    """A definition that refers to itself, told once, at that definition (not at the
+    definitions or uses that lead to it)."""
+
+    def __init__(self, name: str, compiling: list[str]) -> None:
+        path = [*compiling[compiling.index(name):], name]
+        super().__init__(f"definition '{name}' refers to itself ({' → '.join(path)})")
+        self.name = name
+
+
+def _broken_function(env: Any, *args: Any) -> Any:
+    """A definition with parameters whose mistake is already reported (never run)."""
+    return _broken(env)
 
 
 def _sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
