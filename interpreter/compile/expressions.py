@@ -135,6 +135,12 @@ class Scope:
     it (the game compiler's allowance, decided once for each expression text)."""
     inline: bool = True
     """That decision for the expression being compiled."""
+    site_names: Callable[[], Iterable[str]] = lambda: ()
+    """Every place's name (for a did-you-mean when a quoted name names none)."""
+
+    def no_place(self, name: str) -> str | None:
+        """The did-you-mean for a quoted place name that names no place."""
+        return did_you_mean(name, list(self.site_names()))
 
     def with_temps(self, names: Iterable[str]) -> Scope:
         names = frozenset(names)
@@ -605,7 +611,8 @@ class _Compiler:
             if i in fn.site_args and isinstance(a, ast.Constant) and isinstance(a.value, str):
                 site = self.scope.resolve_site(a.value)
                 if site is None:
-                    raise self.fail(a, f"no square or place is called '{a.value}'")
+                    raise self.fail(a, f"no square or place is called '{a.value}'",
+                                    self.scope.no_place(a.value))
                 args.append(lambda env, s=site: s)
             else:
                 args.append(self.compile(a))

@@ -166,7 +166,8 @@ class _Compiler:
                      lambda name: g.site_by_name.get(name), frozenset(local_names),
                      frozenset(temps), False, self.definitions, limits=g.limits,
                      definition_weight=self.definition_weight,
-                     code=self.hooks if self.generate else None, inlining=self.may_inline)
+                     code=self.hooks if self.generate else None, inlining=self.may_inline,
+                     site_names=lambda: g.site_by_name)
 
     def definition_body(self, name: str) -> tuple[list[str], str] | None:
         entry = self.def_bodies.get(name)

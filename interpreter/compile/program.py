@@ -22,6 +22,7 @@ from interpreter.compile.deal import generate_deal
 from interpreter.compile.expressions import (
     LOOP_STEPS,
     Compiled,
+    Constant,
     ExpressionError,
     Scope,
     compile_expression,
@@ -165,6 +166,26 @@ class ProgramBuilder:
         except ExpressionError as exc:
             self.diagnostics.append(located(exc, e.loc, self.source))
             return _broken
+
+    def place(self, e: Expr, allow_random: bool = False) -> Compiled:
+        """An expression where a place is expected: a quoted name (`'c3'`) is that place,
+        found now, and a name no place has is a located mistake with a did-you-mean (a
+        text computed as the game goes is looked up when the effect runs: Machine.place)."""
+        compiled = self.expr(e, allow_random=allow_random)
+        try:
+            tree = parse(e.text)
+        except ExpressionError:
+            return compiled
+        if not (isinstance(tree, ast.Constant) and isinstance(tree.value, str)):
+            return compiled
+        site = self.base_scope.resolve_site(tree.value)
+        if site is None:
+            loc = e.loc
+            self.diagnostics.append(located(ExpressionError(
+                f"no square or place is called '{tree.value}'", tree.col_offset,
+                self.base_scope.no_place(tree.value)), loc, self.source))
+            return _broken
+        return Constant(site)
 
     def function(self, e: Expr, params: list[str]) -> Callable[..., Any]:
         """An expression of the effect being compiled, called as f(env, *params) with

@@ -46,7 +46,6 @@ class Arrange(Primitive):
 
     def compile(self, b: ProgramBuilder) -> None:
         from interpreter.compile.expressions import LOOP_STEPS
-        from interpreter.run.budget import describe as kind_of
         from interpreter.run.budget import kept
 
         values_of = b.expr(self.arrange, allow_random=True)
@@ -66,9 +65,9 @@ class Arrange(Primitive):
             if len(values) != len(places):
                 raise RuleError(f"arrange: {len(values)} values for {len(places)} places")
             n_sites = len(m.state.sites)
-            for place in places:
+            for i, place in enumerate(places):
                 if type(place) is not int or not 0 <= place < n_sites:
-                    raise RuleError(f"arrange: {kind_of(place)} is not a place")
+                    places[i] = m.place(place, "arrange")
             if len(set(places)) != len(places):
                 raise RuleError("arrange: a place is listed more than once")
             n = len(values)

@@ -33,7 +33,7 @@ class Move(Primitive):
     def compile(self, b: ProgramBuilder) -> None:
         from interpreter.compile.stretches import Inline, unique
 
-        what, where = b.expr(self.move, allow_random=True), b.expr(self.to, allow_random=True)
+        what, where = b.expr(self.move, allow_random=True), b.place(self.to, allow_random=True)
         bottom = self.at == "bottom"
         text_what, text_to = self.move.text, self.to.text
         nxt = b.after_this()
@@ -118,7 +118,7 @@ class Shuffle(Primitive):
     shuffle: Expr = Field(description="the place to shuffle")
 
     def compile(self, b: ProgramBuilder) -> None:
-        site = b.expr(self.shuffle)
+        site = b.place(self.shuffle)
         nxt = b.after_this()
 
         def run(m: Machine) -> int:

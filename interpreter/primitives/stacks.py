@@ -248,7 +248,7 @@ class Destroy(Primitive):
                      "called destroyed)")
 
     def compile(self, b: ProgramBuilder) -> None:
-        what, where = b.expr(self.destroy, allow_random=True), b.expr(self.to)
+        what, where = b.expr(self.destroy, allow_random=True), b.place(self.to)
         text_to = self.to.text
         nxt = b.after_this()
 
@@ -300,7 +300,7 @@ class Create(Primitive):
         wanted = [(check_attribute(b, attr, "create", self.loc), b.expr(e, allow_random=True))
                   for attr, e in self.create.items()]
         supply_of = b.expr(self.from_, allow_random=True)
-        where = b.expr(self.to, allow_random=True)
+        where = b.place(self.to, allow_random=True)
         text_to, bottom, name = self.to.text, self.at == "bottom", self.as_
         otherwise, end = b.label(), b.label()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.errors import BudgetError, IllegalMove, RuleError
+from interpreter.errors import BudgetError, IllegalMove, RuleError, did_you_mean
 from interpreter.run import rng as rngmod
 from interpreter.run.budget import describe as kind_of
 from interpreter.run.budget import overspent
@@ -205,12 +205,26 @@ class Machine:
         return seat - 1
 
     # -- effects on pieces ---------------------------------------------------------------
+    def place(self, site: Any, what: str) -> int:
+        """A value given where a place is expected: a place, or a text naming one (a
+        square's name computed as the game goes, e.g. 'c' + str(n))."""
+        if type(site) is int and 0 <= site < len(self.state.sites):
+            return site
+        if isinstance(site, str):
+            found = self.game.site_by_name.get(site)
+            if found is not None:
+                return found
+            hint = did_you_mean(site[:40], list(self.game.site_by_name))
+            raise RuleError(f"{what}: {kind_of(site)} names no place of this game"
+                            + (f" ({hint})" if hint else ""))
+        raise RuleError(f"{what}: {kind_of(site)} is not a place")
+
     def move(self, piece: Any, site: Any, bottom: bool = False) -> None:
         st = self.state
         if type(piece) is not int or not 0 <= piece < len(st.loc):
             raise RuleError(f"move: {kind_of(piece)} is not a piece")
         if type(site) is not int or not 0 <= site < len(st.sites):
-            raise RuleError(f"move: {kind_of(site)} is not a place")
+            site = self.place(site, "move")
         old = st.sites[st.loc[piece]]
         if old and old[-1] == piece:
             old.pop()
@@ -258,7 +272,7 @@ class Machine:
     def shuffle(self, site: Any) -> None:
         st = self.state
         if type(site) is not int or not 0 <= site < len(st.sites):
-            raise RuleError(f"shuffle: {kind_of(site)} is not a place")
+            site = self.place(site, "shuffle")
         seq = st.sites[site]
         self.env.steps += len(seq)
         r = st.rng
