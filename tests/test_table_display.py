@@ -196,3 +196,19 @@ def test_add_from_names_a_game_variable(source: str, message: str | None) -> Non
     d = next(d for d in info.value.diagnostics if message in d.message)
     assert d.location is not None
     assert text.splitlines()[d.location.line - 1].strip() == f"from: {source}"
+
+
+def test_a_face_up_shared_pile_shows_its_pieces_when_pieces_have_a_glyph() -> None:
+    """With `pieces.glyph` set, a shared pile everyone sees once showed only its count
+    ("Pile: 6 pieces") in the terminal; it shows its pieces as a seat's own piles do,
+    and the picture (the browser's and the rulebook's) draws each of them."""
+    text = (Path(__file__).resolve().parent / "rulesets" / "minimal.yaml").read_text(
+        encoding="utf-8").replace("pieces:\n  attributes:",
+                                  "pieces:\n  glyph: size\n  style: colour\n  attributes:", 1)
+    game = game_of(text)
+    state = game.new_state(2, 1)
+    shown = screen(game, 1, state)
+    assert "Pile: red 1 2 3 · blue 1 2 3" in shown, shown
+    assert "6 pieces" not in shown
+    picture = position_svg(game, view(game, state, 1), "pile", targets=True)
+    assert picture.count('class="tt-piece"') == 6

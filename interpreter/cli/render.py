@@ -306,9 +306,9 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
                 mine.append(line)
         elif "places" in data:
             boards.append(_places(game, info.label, data, colour, compact, legends))
-        elif "pieces" in data and game.ruleset.pieces.glyph is None:  # face-up cards
+        elif "pieces" in data:  # face up: its pieces (by glyph, or cards by name)
             lines.append(Text.assemble((f"{info.label}: ", "bold"),
-                                       list_pieces(game, data["pieces"], colour)))
+                                       summarise_pieces(game, data["pieces"], colour)))
         else:
             lines.append(Text.assemble((f"{info.label}: ", "bold"), pile_count(data)))
     mine: list[Text] = []
