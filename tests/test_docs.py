@@ -435,3 +435,35 @@ def test_the_rulebook_says_which_pieces_share_a_back() -> None:
     assert "*Goal card* (Goal cards)" in sentence
     assert sentence.count("Action cards") == 1  # three sets of one name, said once
     assert _backs(load_game("caldera")) is None  # no backs declared: nothing said
+
+
+# -- plurals ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("noun", "expected"), [
+    ("stone", "stones"), ("Black stones", "Black stones"), ("Coins", "Coins"),
+    ("Glass", "Glasses"), ("Bonus", "Bonuses"), ("box", "boxes"), ("Cherry", "Cherries"),
+    ("Day", "Days"), ("Die", "Dice"), ("black die", "black dice"), ("Dice", "Dice"),
+    ("Wolf", "Wolves"), ("Chessman", "Chessmen"), ("Human", "Humans"), ("Mouse", "Mice"),
+    ("Sheep", "Sheep"), ("Fish card", "Fish cards"), ("Hero", "Heroes"), ("AI", "AIs"),
+    ("Coin (gold)", "Coins (gold)"), ("Axis", "Axes"), ("quiz", "quizzes"),
+])
+def test_a_label_is_made_plural_once(noun: str, expected: str) -> None:
+    from interpreter.docs.rulebook import plural
+
+    assert plural(noun, 2) == expected
+    assert plural(noun, 1) == noun
+
+
+def test_a_set_labelled_in_the_plural_is_not_pluralised_again() -> None:
+    """A set labelled "Black stones" once read "Black stoneses" in the rulebook."""
+    from interpreter.docs.build import environment, render_game
+    from interpreter.docs.rulebook import build_rulebook
+    from interpreter.load.loader import load_ruleset_text
+
+    text = (ROOT / "tests" / "rulesets" / "minimal.yaml").read_text(encoding="utf-8")
+    text = text.replace("    - id: counters\n", "    - id: counters\n      label: Black stones\n",
+                        1)
+    book = build_rulebook(load_ruleset_text(text, "stones.yaml"))
+    page = render_game(environment(), book, None)
+    assert "**Black stones: 6 pieces" in page
+    assert "stoneses" not in page

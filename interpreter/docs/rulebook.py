@@ -75,20 +75,68 @@ def markdown_list(lines: list[str], indent: str = "  ") -> str:
     return "\n".join(out)
 
 
+_IRREGULAR = {"die": "dice", "man": "men", "woman": "women", "child": "children",
+              "person": "people", "mouse": "mice", "goose": "geese", "foot": "feet",
+              "tooth": "teeth", "ox": "oxen", "louse": "lice", "penny": "pence",
+              "leaf": "leaves", "loaf": "loaves", "half": "halves", "calf": "calves",
+              "elf": "elves", "shelf": "shelves", "wolf": "wolves", "thief": "thieves",
+              "knife": "knives", "life": "lives", "wife": "wives", "hero": "heroes",
+              "potato": "potatoes", "tomato": "tomatoes", "domino": "dominoes",
+              "volcano": "volcanoes", "echo": "echoes", "torpedo": "torpedoes",
+              "cactus": "cacti", "fungus": "fungi", "index": "indices", "axis": "axes",
+              "crisis": "crises", "oasis": "oases", "phenomenon": "phenomena",
+              "criterion": "criteria"}
+"""Nouns whose plural is not made by adding -s or -es."""
+_SAME = frozenset(("sheep", "fish", "deer", "moose", "series", "species", "aircraft",
+                   "swine", "bison", "salmon", "trout", "offspring", "dice", "people",
+                   "men", "women", "children", "mice", "geese", "feet", "teeth", "oxen",
+                   "cattle", "news", "chess", "glasses", "scissors", "pliers", "tongs"))
+"""Nouns the same in the plural, and plurals that end in no -s."""
+_SINGULAR_S = ("ss", "us", "is", "os", "as")
+"""Endings of singular nouns in -s (glass, bonus, iris, cosmos, atlas): all else that ends
+in -s is taken to be a plural already (Black stones, Coins, Glasses)."""
+
+
 def plural(noun: str, n: int) -> str:
+    """`noun` for `n` things: the last word of the name (before any bracket) made plural
+    (3 Black stones, not stoneses; 2 Dice; 4 Wolves), keeping its capitals."""
     if n == 1:
         return noun
     words = noun.split(" (")
     head = words[0]
-    if head.endswith(" die") or head == "die" or head.endswith(" Die"):
-        head = head[:-3] + "dice"
-    elif head.endswith(("s", "sh", "ch", "x")):
-        head += "es"
-    elif head.endswith("y") and head[-2:-1] not in "aeiou":
-        head = head[:-1] + "ies"
-    else:
-        head += "s"
-    return " (".join([head, *words[1:]])
+    cut = len(head) - len(head.rstrip(".,;:!?"))
+    stem, tail = (head[:-cut], head[-cut:]) if cut else (head, "")
+    before, _, last = stem.rpartition(" ")
+    return " (".join([before + (" " if before else "") + _plural_word(last) + tail,
+                      *words[1:]])
+
+
+def _plural_word(word: str) -> str:
+    lower = word.lower()
+    if not lower or not lower[-1].isalpha() or lower in _SAME:
+        return word
+    if lower in _IRREGULAR:
+        return _same_case(word, _IRREGULAR[lower])
+    if lower.endswith("man") and lower not in ("human", "german", "roman", "talisman"):
+        return word[:-2] + ("EN" if word.isupper() else "en")  # chessman, horseman
+    if lower.endswith("s") and not lower.endswith(_SINGULAR_S):
+        return word  # already a plural
+    if lower.endswith("z") and not lower.endswith("zz"):
+        return word + "zes"  # quiz
+    if lower.endswith(("s", "sh", "ch", "x", "z")):
+        return word + "es"
+    if lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return word[:-1] + "ies"
+    return word + "s"  # (an acronym too: AIs)
+
+
+def _same_case(word: str, plural_form: str) -> str:
+    """`plural_form` written with `word`'s capitals (Die → Dice, DIE → DICE)."""
+    if word.isupper() and len(word) > 1:
+        return plural_form.upper()
+    if word[:1].isupper():
+        return plural_form[:1].upper() + plural_form[1:]
+    return plural_form
 
 
 @dataclass
