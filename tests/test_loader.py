@@ -328,3 +328,44 @@ def test_a_mistake_in_a_definition_over_several_lines_points_into_its_text(
     (d,) = error_of(path).diagnostics
     assert d.message == "unknown name 'missing_name'"
     check_rendering(d, path, "missing_name")
+
+
+# -- reserved words -------------------------------------------------------------------------
+
+def _minimal_with(old: str, new: str, tmp_path: Path) -> Path:
+    text = (BAD.parent / "minimal.yaml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "reserved.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('        for:\n          n: "[1, 2]"\n',
+     '        for:\n          from: "[1, 2]"\n          n: "[1, 2]"\n',
+     "local name 'from': a reserved word"),
+    ("          - set: last_taker\n",
+     "          - let:\n              import: 3\n          - set: last_taker\n",
+     "local name 'import': a reserved word"),
+    ("  left: count(pieces(pile))\n", "  left: count(pieces(pile))\n  class: 3\n",
+     "definition 'class': a reserved word"),
+    ("  left: count(pieces(pile))\n", "  left: count(pieces(pile))\n  near(from): 1\n",
+     "parameter 'from' of 'near(from)': a reserved word"),
+    ("  - id: big_taken\n", "  - id: lambda\n    initial: 0\n  - id: big_taken\n",
+     "variable 'lambda': a reserved word"),
+], ids=["for", "let", "definition", "parameter", "variable"])
+def test_a_reserved_word_is_refused_where_it_is_given_as_a_name(
+        old: str, new: str, message: str, tmp_path: Path) -> None:
+    """Even when nothing uses the name yet: no expression could ever name it."""
+    err = error_of(_minimal_with(old, new, tmp_path))
+    (d,) = err.diagnostics
+    assert d.message.startswith(message), str(err)
+    assert d.hint is not None and "reserved: as, assert" in d.hint and "from" in d.hint
+
+
+def test_a_reserved_word_in_an_expression_says_it_is_reserved(tmp_path: Path) -> None:
+    err = error_of(_minimal_with("where: n <= left", "where: n <= left and from > 0",
+                                 tmp_path))
+    (d,) = err.diagnostics
+    assert d.message == "'from' is a reserved word and cannot be a name here"
+    assert d.hint is not None and "yield" in d.hint

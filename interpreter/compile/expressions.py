@@ -184,6 +184,15 @@ _ORDER_SYMBOLS: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.
 
 _LANGUAGE_WORDS = {"and", "or", "not", "in", "if", "else", "for", "True", "False", "None"}
 
+RESERVED_WORDS = frozenset(keyword.kwlist) - _LANGUAGE_WORDS
+"""Words an expression can never use as a name (`from`, `class`, `is`, `lambda`, …): the
+parser keeps them, though the language gives them no meaning. A ruleset may not give
+them to anything it names (a variable, a definition, a local name)."""
+
+
+RESERVED_HINT = f"choose another name (reserved: {', '.join(sorted(RESERVED_WORDS))})"
+
+
 _CONSTANT_NAMES = {"true": True, "false": False, "null": None, "none": None,
                    "True": True, "False": False, "None": None}
 
@@ -898,9 +907,9 @@ def parse(text: str) -> ast.expr:
         offset = (exc.offset or 1) - 1
         for match in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", stripped):
             word = match.group(0)
-            if keyword.iskeyword(word) and word not in _LANGUAGE_WORDS:
+            if word in RESERVED_WORDS:
                 raise ExpressionError(f"'{word}' is a reserved word and cannot be a name here",
-                                      match.start(), hint="choose another name") from None
+                                      match.start(), hint=RESERVED_HINT) from None
         raise ExpressionError(f"syntax error in expression: {exc.msg}", offset) from None
     _check_nesting(tree.body)
     return tree.body

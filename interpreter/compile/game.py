@@ -20,6 +20,8 @@ from interpreter.compile.codegen import CodeHooks
 from interpreter.compile.expressions import (
     MAX_INLINED,
     MAX_WRITTEN_OUT,
+    RESERVED_HINT,
+    RESERVED_WORDS,
     BrokenRuleset,
     Compiled,
     Constant,
@@ -278,6 +280,11 @@ class _Compiler:
             if any(not _IDENT.match(p) for p in plist):
                 self.error(f"bad parameter list in '{key}'", loc)
                 continue
+            if taken := [w for w in [name, *plist] if w in RESERVED_WORDS]:
+                what = (f"definition '{name}'" if taken[0] == name
+                        else f"parameter '{taken[0]}' of '{key}'")
+                self.error(f"{what}: {_RESERVED}", loc, hint=RESERVED_HINT)
+                continue
             if name in FUNCTIONS or name in self.globals or name in self.def_bodies:
                 self.error(f"'{name}' is already the name of something else", loc)
                 continue
@@ -505,6 +512,9 @@ class _Compiler:
 
     # -- the parts ----------------------------------------------------------------------
     def add_global(self, name: str, value: Compiled, what: str, loc: Any) -> None:
+        if name in RESERVED_WORDS:
+            self.error(f"{what} '{name}': {_RESERVED}", loc, hint=RESERVED_HINT)
+            return
         if name in self.globals or name in FUNCTIONS or name in self.def_bodies:
             self.error(f"{what} '{name}' has the same name as something else in the ruleset "
                        "or a built-in", loc)
@@ -832,6 +842,8 @@ class _Compiler:
             stack = list(effects)
             while stack:
                 e = stack.pop()
+                for name in sorted(e.local_names() & RESERVED_WORDS):
+                    self.error(f"local name '{name}': {_RESERVED}", e.loc, hint=RESERVED_HINT)
                 for name in sorted(e.local_names() & values.keys()):
                     self.error(f"'{name}' is a value of the attribute '{values[name]}': as a "
                                f"local name it would hide that value in all of {section}; "
@@ -1065,6 +1077,9 @@ class _Compiler:
         self.game.generated_code = self.hooks.sink
         self.game.cache_readers = self.cache_readers()
         return self.game
+
+
+_RESERVED = "a reserved word, which no expression can name"
 
 
 class _Circle(ExpressionError):
