@@ -229,3 +229,37 @@ cases:
 """, encoding="utf-8")
     results = run_scenario_files(discover([str(path)]))
     assert [r.passed for r in results] == [True, True], [r.message for r in results]
+
+
+# -- the README's example ------------------------------------------------------------------
+
+def _readme_example() -> str:
+    """The README's complete scenario file (its section `## Scenario tests`)."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Scenario tests\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"^```yaml\n(.*?)^```$", section, re.S | re.M)
+    (example,) = [b for b in blocks if b.startswith("# caldera-example.tests.yaml")]
+    return example
+
+
+def test_the_readme_scenario_example_runs_and_passes(tmp_path: Path) -> None:
+    """The format the README teaches is the one the runner reads: its example file, taken
+    from the README's text, loads and every case passes against the bundled game."""
+    path = tmp_path / "caldera-example.tests.yaml"
+    path.write_text(_readme_example(), encoding="utf-8")
+    results = run_scenario_files(discover([str(path)]))
+    assert len(results) == 3
+    failed = [f"{r.name}: {r.message}" for r in results if not r.passed]
+    assert not failed, "\n".join(failed)
+
+
+def test_the_readme_scenario_example_checks_what_it_says(tmp_path: Path) -> None:
+    """Its checks can fail: the same file with one expectation turned round fails."""
+    text = _readme_example().replace("current == 2", "current == 1", 1)
+    path = tmp_path / "caldera-example.tests.yaml"
+    path.write_text(text, encoding="utf-8")
+    results = run_scenario_files([path])
+    assert [r.passed for r in results] == [False, True, True]
+    assert "expectation failed: `current == 1`" in results[0].message
