@@ -353,12 +353,14 @@ def _minimal_with(old: str, new: str, tmp_path: Path) -> Path:
      "parameter 'from' of 'near(from)': a reserved word"),
     ("  - id: big_taken\n", "  - id: lambda\n    initial: 0\n  - id: big_taken\n",
      "variable 'lambda': a reserved word"),
-], ids=["for", "let", "definition", "parameter", "variable"])
+    ("    params: [who]\n", "    params: [who, with]\n",
+     "parameter 'with' of procedure 'take': a reserved word"),
+], ids=["for", "let", "definition", "parameter", "variable", "procedure"])
 def test_a_reserved_word_is_refused_where_it_is_given_as_a_name(
         old: str, new: str, message: str, tmp_path: Path) -> None:
     """Even when nothing uses the name yet: no expression could ever name it."""
     err = error_of(_minimal_with(old, new, tmp_path))
-    (d,) = err.diagnostics
+    (d,) = [d for d in err.diagnostics if "reserved word" in d.message]
     assert d.message.startswith(message), str(err)
     assert d.hint is not None and "reserved: as, assert" in d.hint and "from" in d.hint
 

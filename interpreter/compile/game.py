@@ -928,6 +928,10 @@ class _Compiler:
             variables={v.id: "seat" if v.per_seat else "piece" if v.per_piece else "game"
                        for v in rs.variables},
             procedures=procedures)
+        for proc in rs.procedures:
+            for name in sorted(set(proc.params) & RESERVED_WORDS):
+                self.error(f"parameter '{name}' of procedure '{proc.id}': {_RESERVED}",
+                           proc.key_loc("params") or proc.loc, hint=RESERVED_HINT)
         self.check_shadowing([("setup", rs.setup), ("the turn", rs.turn)]
                              + [(f"procedure {p.id}", p.do) for p in rs.procedures]
                              + [(f"trigger {t.id}", t.do) for t in rs.triggers])
