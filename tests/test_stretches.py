@@ -163,9 +163,19 @@ INLINED = {
   - move: first(pieces(place('b2')))
     to: pile
 """, ""),
-    "not a place": ("""\
+    # a text naming a place, given as it is (found when the ruleset loads) or computed
+    # (found when the move runs: the careful path), and a computed one naming none
+    "named place": ("""\
   - move: first(pieces(pile))
     to: "'b1'"
+""", ""),
+    "computed name": ("""\
+  - move: first(pieces(pile))
+    to: "'b' + str(1)"
+""", ""),
+    "not a place": ("""\
+  - move: first(pieces(pile))
+    to: "'b' + str(9)"
 """, ""),
 }
 
