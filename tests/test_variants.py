@@ -342,7 +342,7 @@ def test_the_rulebook_page_of_a_variant_states_only_its_differences(folder: Path
     assert "    - In Caldera: The first player to hold three monochrome trios" in page
     assert "Playing a turn" not in page and "## Set-up" not in page
     assert "caldera-two-trios/index.md" in files["index.md"]
-    assert "Variants: [Caldera: Two Trios](../caldera-two-trios/index.md)" in \
+    assert "[Caldera: Two Trios](../caldera-two-trios/index.md)" in \
         files["caldera/index.md"]
     assert "caldera-two-trios" not in files["print/caldera.html"]
     path = variant(folder, """\
