@@ -523,7 +523,7 @@ class AddressEdits:
             self.error(f"`change: {{{address}: ...}}` takes the fields to change, e.g. "
                        "`{default: false}`" if isinstance(old, dict) else
                        f"'{address}' has no fields to change: use `replace: {{{address}: "
-                       "...}}`", here)
+                       "...}`", here)
             return
         new = _copy_dict(old)
         for key, value in fields.items():
@@ -575,7 +575,8 @@ class AddressEdits:
             _insert_keys(holder, None if verb == "into" else part.key, verb == "before",
                          _deep_copy(items))
         else:
-            self.error(f"'{address}' is not in a list: nothing can go {verb} it", where)
+            self.error(f"'{address}' is not a list: nothing can go into it" if verb == "into"
+                       else f"'{address}' is not in a list: nothing can go {verb} it", where)
             return
         self.record_insert(verb, part, items, here)
 
