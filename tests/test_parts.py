@@ -265,3 +265,31 @@ def test_base_changes_fail_the_comparison_when_they_do_not_match(tmp_path: Path)
     assert "≠ a cap never moves onto another cap changed — not among the variant's " \
         "base_changes" in said
     assert "1 base case came out otherwise than the variants' base_changes say" in said
+
+
+def test_the_variant_page_says_each_change_by_address_where_it_stands(folder: Path) -> None:
+    """Steps without ids, options of a decision and blocks a variant changes by address
+    are said in the rulebook's words, where they stand, now and before."""
+    from interpreter.docs.variant_page import build_variant_page
+
+    path = variant(folder, """\
+change:
+  procedures.take.do.2: {amount: 2}
+remove: [take.do.2]
+insert:
+  - after: take
+    items: [{id: pass, notation: pass, do: [{say: passes}]}]
+  - into: turn.1.if_none
+    items: [{say: nobody}]
+""")
+    page = build_variant_page(load_ruleset(path))
+    assert page.changed == ["In the procedure *take*:\n    - Now: Add 2 to the takes of *who*."
+                            "\n    - In Minimal: Add 1 to the takes of *who*."]
+    assert page.removed == ["In a turn, within the decision “the current player: take one or "
+                            "two”, in the option “Take”: Set the last taker to the current "
+                            "player."]
+    assert page.added == [
+        "In a turn, within the decision “the current player: take one or two”, a new "
+        "option: The option “Pass”: Pass:\n    - Announce: “passes”.",
+        "In a turn, within the decision “the current player: take one or two”, if there is "
+        "no option, a new step: Announce: “nobody”."]

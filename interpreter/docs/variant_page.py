@@ -577,14 +577,17 @@ def _address_entry(c: Change, base: _Side, side: _Side) -> _Entry:
                 *_nest(_said(f"In {base.title}", _option_lines(base.d, was[0]), indent),
                        indent)])
     if verb == "insert" and isinstance(c.new, list):
-        new = [e for e, _ in _effects(side) if e.loc is not None
-               and e.loc in [getattr(x, "loc", None) for x in c.new]]
-        options = [o for o, _ in _options(side) if o.loc is not None
-                   and o.loc in [getattr(x, "loc", None) for x in c.new]]
-        lines = side.d.sentences(new) + [x for o in options for x in _option_lines(side.d, o)]
-        if lines:
-            return _Entry("added", len(ORDER), _said(f"In {md_escape(c.address or '')}",
-                                                     lines, indent))
+        locs = [getattr(x, "loc", None) for x in c.new]
+        new = [(e, p) for e, p in _effects(side) if e.loc is not None and e.loc in locs]
+        options = [(o, p) for o, p in _options(side) if o.loc is not None and o.loc in locs]
+        lines = side.d.sentences([e for e, _ in new]) + [
+            x for o, _ in options for x in _option_lines(side.d, o)]
+        placed = [p for _, p in new + options]
+        if lines and placed:
+            what = ("new options" if len(options) > 1 else "a new option") if options else (
+                "new steps" if len(new) > 1 else "a new step")
+            return _Entry("added", ORDER.index(placed[0].part),
+                          _said(f"{_place_phrase(placed[0])}, {what}", lines, indent))
     old_effects = [x for x in (_effect_at(base, n) for n in (c.old or [])
                                if isinstance(c.old, list)) if x is not None]
     new_effects = [x for x in (_effect_at(side, n) for n in (c.new or [])

@@ -1,4 +1,4 @@
-"""Variants: a ruleset file that `extends` another and changes named parts of it.
+"""Variants: a ruleset file that `extends` another and changes parts of it by address.
 
 A variant is merged into its base before anything else looks at it, on the located YAML
 trees: every value keeps the position it was written at, in the variant or in the base,
@@ -7,19 +7,20 @@ so a mistake is reported where it was made. The merge rules, in the order they a
 1. The base (a bundled game's name, or a path from the variant's folder) is loaded; it
    may itself be a variant.
 2. `game`: the variant's fields replace the base's (a new `name` and `title` are required).
-3. `remove: {part: [id, ...]}`, `replace: {part: [item, ...]}`, `add: {part: [item, ...]}`
-   and `change: {part: {id: {field: value}}}` work on the parts made of named items:
-   options, attributes, sets, zones, variables, define, procedures, triggers, end,
-   rulings. Remove, replace and change need the id to exist in the base; add needs it not
-   to. `change` replaces only the fields it gives (set an option's `default`, say).
-4. `effects: [...]` edits the effects of `setup`, `turn`, procedures, triggers and
-   options, found by an effect's `id:` wherever it stands: `{replace: ID, with: [...]}`,
-   `{remove: ID}`, `{before: ID, insert: [...]}`, `{after: ID, insert: [...]}`.
-5. `first_seat`, `rank`, `scores`, `budgets`, `rulebook` and `computer_players`, when
+3. The edits, in the order the variant writes its keys, each naming parts by the
+   addresses of interpreter.load.parts as the edits before it left the tree:
+   `replace: {ADDRESS: YAML}`, `remove: [ADDRESS, ...]`, `insert: [{before|after|into:
+   ADDRESS, items: [...]}]`, `change: {ADDRESS: {field: value}}` (`change: {PART: {id:
+   fields}}` is short for `PART.id`). The older forms by id stay: `remove: {PART: [id]}`,
+   `add: {PART: [item]}` and `effects: [...]` (edits of effects with an `id:`). A whole
+   block of named items replaced by only some of its items was the older `replace`'s
+   meaning, and is an error that says the address form.
+4. `first_seat`, `rank`, `scores`, `budgets`, `rulebook` and `computer_players`, when
    given, replace the base's (for `budgets`, field by field).
 
-Everything a variant does not mention is its base's, so a variant follows its base when
-the base changes.
+Every edit is kept as a Change (for messages, and for the rulebook's page of the
+variant's differences). Everything a variant does not mention is its base's, so a
+variant follows its base when the base changes.
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ from typing import Any
 
 from interpreter.errors import Diagnostic, Location, RulesetError, did_you_mean
 from interpreter.load.parts import (
+    CHOICE,
     NAMED,
     SECTIONS,
     STEP,
+    STEP_BLOCKS,
     Addresses,
     Part,
 )
@@ -548,6 +551,8 @@ class AddressEdits:
             else:
                 _put(self.merged, address, _empty_list(where), where)
             self.forget()
+        elif verb == "into" and isinstance(address, str):
+            self._start_block(address, where)
         part = self.find(address, where, "insert")
         if part is None:
             return
@@ -579,6 +584,17 @@ class AddressEdits:
                        else f"'{address}' is not in a list: nothing can go {verb} it", where)
             return
         self.record_insert(verb, part, items, here)
+
+    def _start_block(self, address: str, where: Location | None) -> None:
+        """`into: turn.1.else` of an `if` written without `else`: the block starts empty."""
+        if self.addresses.find(address) is not None or "." not in address:
+            return
+        owner, key = address.rsplit(".", 1)
+        part = self.addresses.find(owner)
+        if key in STEP_BLOCKS and part is not None and part.kind in (STEP, CHOICE) and \
+                isinstance(part.node, LocatedDict):
+            _put(part.node, key, _empty_list(where), where)
+            self.forget()
 
     # -- what changed, for messages and the variant's page ---------------------------------
 
