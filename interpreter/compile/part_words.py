@@ -120,8 +120,9 @@ class PartWords:
             names = node.get("names") or {}
             return f"{humanize(name)}: " + ", ".join(str(names.get(v, v)) for v in values)
         if part.kind == "piece set":
-            return f"{node.get('label') or humanize(name)} ({node.get('count', 1)} × " \
-                   f"{_each(node)}), starting in {node.get('start')}"
+            count = self.d.english.text(str(node.get("count", 1)))
+            return f"{node.get('label') or humanize(name)}: {count} × ({_each(node)}), " \
+                   f"starting in {node.get('start')}"
         if part.kind == "zone":
             label = node.get("label") or humanize(name)
             return f"{label}: {node.get('kind')}" + (
