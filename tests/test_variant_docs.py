@@ -290,22 +290,21 @@ change:
   zones:
     box: {contents: everyone, description: where the spare pieces wait}
 replace:
-  zones:
-    - {id: tray, kind: grid, rows: 2, cols: 2}
+  zones.tray: {id: tray, kind: grid, rows: 2, cols: 2}
 add:
   zones:
     - {id: discard, kind: pile, label: Discard pile}
 """)
     english(p)
     assert p.added == ["The place **Discard pile**: A pile of pieces."]
-    assert p.changed == [  # replace comes before change in the merge
-        "The place **Tray**: A board of 2 × 2 squares, a1 to b2 (a1 is bottom left; each "
-        "square holds a stack of pieces) (in Counters: A pile of pieces).",
+    assert p.changed == [  # the changes in the order the variant writes them
         "The place **Box**:\n"
         "    - Where the spare pieces wait (in Counters: not described).\n"
         "    - Everyone sees its pieces.\n"
         "        - In Counters: Its pieces are seen by nobody; everything is revealed when the "
-        "game ends."]
+        "game ends.",
+        "The place **Tray**: A board of 2 × 2 squares, a1 to b2 (a1 is bottom left; each "
+        "square holds a stack of pieces) (in Counters: A pile of pieces)."]
 
 
 def test_variables_and_terms(tmp_path: Path) -> None:
@@ -314,8 +313,7 @@ change:
   variables:
     big_taken: {initial: 2, description: large counters taken}
 replace:
-  define:
-    left: count(pieces(pile)) - 1
+  define.left: count(pieces(pile)) - 1
 remove:
   variables: [spare]
 add:
@@ -365,12 +363,12 @@ add:
         "at least 2 (in Counters: Whenever a piece enters Taken and the big of *piece*)."]
     q = page_of(tmp_path, """\
 replace:
-  procedures:
-    - id: take
-      params: [who]
-      do:
-        - {move: bottom(pile), to: "taken[who]"}
-        - {add: takes, seat: who, amount: 2}
+  procedures.take:
+    id: take
+    params: [who]
+    do:
+      - {move: bottom(pile), to: "taken[who]"}
+      - {add: takes, seat: who, amount: 2}
 """)
     assert q.changed == [
         "The procedure **Take**, rules:\n"
@@ -571,7 +569,7 @@ def test_the_bundled_variant_pages() -> None:
     assert "## Changed" in page and "## Added" not in page and "## Setup" not in page
     assert "The first player to hold two monochrome trios wins at once." in page
     assert "    - In Caldera: The first player to hold three monochrome trios" in page
-    assert "Variants: [Caldera: Two Trios](../caldera-two-trios/index.md)" in \
+    assert "[Caldera: Two Trios](../caldera-two-trios/index.md)" in \
         files["caldera/index.md"]
     assert "print/caldera-two-trios.html" in files
     for rel, text in files.items():

@@ -77,7 +77,7 @@ add:
   rulings: [{id: new, text: A new ruling.}]
   define: {small(p): p.size == 1}
 replace:
-  define: {left: count(pieces(pile)) + 0}
+  define.left: count(pieces(pile)) + 0
 """)
     rs = load_ruleset(path).model
     assert [v.initial.text for v in rs.variables if v.id == "takes"] == ["5"]
@@ -317,8 +317,8 @@ def test_every_bundled_variant_passes_the_schema_and_typos_are_caught() -> None:
             assert not list(validator.iter_errors(data)), path.name
     assert found >= 1
     bad = {"extends": "caldera", "game": {"name": "x", "title": "X"},
-           "change": {"optoins": {}}}
-    assert any("optoins" in e.message for e in validator.iter_errors(bad))
+           "chnage": {"options.power_play": {"default": False}}}
+    assert any("chnage" in e.message for e in validator.iter_errors(bad))
 
 
 def test_a_variant_with_a_new_base_folder_resolves_relative_paths(tmp_path: Path) -> None:
@@ -342,7 +342,7 @@ def test_the_rulebook_page_of_a_variant_states_only_its_differences(folder: Path
     assert "    - In Caldera: The first player to hold three monochrome trios" in page
     assert "Playing a turn" not in page and "## Set-up" not in page
     assert "caldera-two-trios/index.md" in files["index.md"]
-    assert "Variants: [Caldera: Two Trios](../caldera-two-trios/index.md)" in \
+    assert "[Caldera: Two Trios](../caldera-two-trios/index.md)" in \
         files["caldera/index.md"]
     assert "caldera-two-trios" not in files["print/caldera.html"]
     path = variant(folder, """\

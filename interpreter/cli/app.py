@@ -21,7 +21,14 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from interpreter.cli import analyze_command, batch, compile_command, info, play_command
+from interpreter.cli import (
+    analyze_command,
+    batch,
+    compile_command,
+    info,
+    parts_command,
+    play_command,
+)
 from interpreter.errors import RuleError, RulesetError, TabletopError, UsageError
 from interpreter.serve import command as serve_command
 
@@ -148,6 +155,7 @@ def _root(
 app.command("list")(info.list_games)
 app.command("validate")(info.validate)
 app.command("schema")(info.schema)
+app.command("parts")(parts_command.parts)
 app.command("play")(play_command.play)
 app.command("run")(batch.run)
 app.command("simulate")(batch.simulate)

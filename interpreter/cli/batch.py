@@ -295,7 +295,8 @@ def test(
     Each game's tests live in `rulesets/GAME.tests.yaml`. Prints ✓ or ✗ per case with
     the reason of each failure; exits 0 only when every case passes. With --base, each
     VARIANT is run against its base's cases instead: a case the variant changes is
-    reported, not failed.
+    reported, not failed, unless the variant's tests file lists the cases it changes
+    (`base_changes:`): then any other change, or a listed case that still holds, fails.
     """
     try:
         from interpreter.scenarios.runner import discover, run_scenario_files
@@ -346,6 +347,7 @@ def _test_against_base(console: Console, targets: list[str]) -> None:
     if not targets:
         raise UsageError("--base needs the variants to compare, e.g. "
                          "`tabletop test my-variant --base`")
+    surprised = 0
     for target in targets:
         comparison = compare_with_base(find_ruleset(target))
         console.print(Text(f"{_shown_path(comparison.base_tests)} "
@@ -357,12 +359,25 @@ def _test_against_base(console: Console, targets: list[str]) -> None:
                                             ("  still holds", "dim")))
                 continue
             label = "changed" if case.applies else "no longer applies"
-            console.print(Text.assemble(("  ≠ ", "bold yellow"), case.name,
-                                        (f"  {label}", "yellow")))
+            if comparison.declared:
+                label += " (as the variant says)" if case.expected else \
+                    " — not among the variant's base_changes"
+            style = "bold red" if comparison.declared and not case.expected else "bold yellow"
+            console.print(Text.assemble(("  ≠ ", style), case.name,
+                                        (f"  {label}", style.removeprefix("bold "))))
             for line in case.why.splitlines():
                 console.print(Text("      " + line, style="yellow"), soft_wrap=True)
+        for case in comparison.surprises:
+            if case.holds:
+                console.print(Text(f"  ✗ {case.name}: still holds, but the variant's "
+                                   "base_changes says it changes", style="bold red"))
+        surprised += len(comparison.surprises)
         console.print(Text(f"{comparison.held} of {len(comparison.cases)} base cases still "
                            f"hold; the variant changes {comparison.changed}", style="bold"))
+    if surprised:
+        console.print(Text(f"{surprised} base case{'s' if surprised > 1 else ''} came out "
+                           "otherwise than the variants' base_changes say", style="bold red"))
+        raise typer.Exit(1)
 
 
 def _shown_path(path: Path) -> str:

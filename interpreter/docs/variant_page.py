@@ -41,6 +41,7 @@ from interpreter.load.loader import LoadedRuleset
 from interpreter.load.schema import definition_bodies
 from interpreter.load.variants import Change
 from interpreter.primitives import Choose, Primitive
+from interpreter.primitives.decisions import OptionDef
 from interpreter.run.game import Game
 
 Lines = list[str]
@@ -327,6 +328,41 @@ def _find_effect(side: _Side, ident: str) -> tuple[Primitive, _Place] | None:
     return next(((e, p) for e, p in _effects(side) if e.id == ident), None)
 
 
+def _effect_at(side: _Side, node: Any) -> tuple[Primitive, _Place] | None:
+    """The effect written where a tree node was (a step named by its address)."""
+    loc = getattr(node, "loc", None)
+    if loc is None:
+        return None
+    return next(((e, p) for e, p in _effects(side) if e.loc == loc), None)
+
+
+def _options(side: _Side) -> Iterator[tuple[OptionDef, _Place]]:
+    """Every option of every decision, with where its decision stands."""
+    for label, part, block in _sections(side.game):
+        for e, inside in _walk(side.d, block, []):
+            if isinstance(e, Choose):
+                asked = md_escape(e.text) if e.text else side.d.text(e.choose)
+                within = [*inside, f"within the decision “{asked.rstrip(':. ')}”"]
+                for o in e.options:
+                    yield o, _Place(label, part, within)
+
+
+def _option_at(side: _Side, node: Any) -> tuple[OptionDef, _Place] | None:
+    loc = getattr(node, "loc", None)
+    return next(((o, p) for o, p in _options(side) if loc is not None and o.loc == loc),
+                None)
+
+
+def _option_lines(d: Describer, o: OptionDef) -> Lines:
+    """An option as the rulebook says it, with its exact rule under the designer's words."""
+    head = f"The option “{md_escape(humanize(o.id).capitalize())}”"
+    exact = d.option_head(o)
+    if o.text:
+        return [f"{head}: {md_escape(' '.join(o.text.split()))}",
+                f"{d.indent}Exactly: {exact[:1].lower()}{exact[1:]}."]
+    return [f"{head}: {exact}:", *[line for line in d.block(o.do)]]
+
+
 def _place_phrase(place: _Place) -> str:
     return ", ".join([f"In {place.section}", *place.inside])
 
@@ -482,6 +518,8 @@ def _effect_entry(c: Change, base: _Side, side: _Side) -> _Entry | None:
     new = [e for e, _ in placed]
     new_lines = side.d.sentences(new)
     found = _find_effect(base, c.id)
+    if found is None and c.address is not None:
+        found = _effect_at(base, c.old)
     if found is None and verb in ("before", "after"):
         found = _find_effect(side, c.id)  # an effect this variant put in itself
     if found is None:
@@ -512,6 +550,59 @@ def _effect_entry(c: Change, base: _Side, side: _Side) -> _Entry | None:
     lines += _nest(_said("Now", new_lines, indent), indent)
     lines += _nest(_said(f"In {base.title}", old_lines, indent), indent)
     return _Entry("changed", order, lines)
+
+
+def _address_entry(c: Change, base: _Side, side: _Side) -> _Entry:
+    """A part named by its address that is neither a named item nor a step: an option of
+    a decision, a block of steps, a whole section. Said where it stands, now and before."""
+    verb = c.kind.removeprefix("part-")
+    indent = side.d.indent
+    if c.what == "option of a decision":
+        was = _option_at(base, c.old) if c.old is not None else None
+        now = None if verb == "remove" else _option_at(side, c.new if verb == "replace"
+                                                      else c.old)
+        place = (now or was)[1] if (now or was) else None
+        where = _place_phrase(place) if place else f"In {md_escape(c.address or c.part)}"
+        order = ORDER.index(place.part) if place else len(ORDER)
+        if now is None and was is not None:
+            return _Entry("removed", order, [f"{where}:",
+                                             *_nest(_option_lines(base.d, was[0]), indent)])
+        if now is not None and was is None:
+            return _Entry("added", order, [f"{where}:",
+                                           *_nest(_option_lines(side.d, now[0]), indent)])
+        if now is not None and was is not None:
+            return _Entry("changed", order, [
+                f"{where}:", *_nest(_said("Now", _option_lines(side.d, now[0]), indent),
+                                    indent),
+                *_nest(_said(f"In {base.title}", _option_lines(base.d, was[0]), indent),
+                       indent)])
+    if verb == "insert" and isinstance(c.new, list):
+        locs = [getattr(x, "loc", None) for x in c.new]
+        new = [(e, p) for e, p in _effects(side) if e.loc is not None and e.loc in locs]
+        options = [(o, p) for o, p in _options(side) if o.loc is not None and o.loc in locs]
+        lines = side.d.sentences([e for e, _ in new]) + [
+            x for o, _ in options for x in _option_lines(side.d, o)]
+        placed = [p for _, p in new + options]
+        if lines and placed:
+            what = ("new options" if len(options) > 1 else "a new option") if options else (
+                "new steps" if len(new) > 1 else "a new step")
+            return _Entry("added", ORDER.index(placed[0].part),
+                          _said(f"{_place_phrase(placed[0])}, {what}", lines, indent))
+    old_effects = [x for x in (_effect_at(base, n) for n in (c.old or [])
+                               if isinstance(c.old, list)) if x is not None]
+    new_effects = [x for x in (_effect_at(side, n) for n in (c.new or [])
+                               if isinstance(c.new, list)) if x is not None]
+    if old_effects or new_effects:
+        place = (old_effects or new_effects)[0][1]
+        lines = [f"{_place_phrase(place)}:"]
+        lines += _nest(_said("Now", side.d.sentences([e for e, _ in new_effects])
+                             or ["nothing"], indent), indent)
+        lines += _nest(_said(f"In {base.title}", base.d.sentences(
+            [e for e, _ in old_effects]) or ["nothing"], indent), indent)
+        return _Entry("changed", ORDER.index(place.part), lines)
+    return _Entry("changed", len(ORDER), [
+        f"The part `{md_escape(c.address or c.part)}` ({c.what or c.part}) differs from "
+        f"{base.title}."])
 
 
 def _game_entries(base: _Side, side: _Side) -> list[_Entry]:
@@ -558,6 +649,8 @@ def differences(loaded: LoadedRuleset, base_loaded: LoadedRuleset
             continue
         if c.kind.startswith("effect-"):
             entry = _effect_entry(c, base, side)
+        elif c.kind.startswith("part-"):
+            entry = _address_entry(c, base, side)
         elif c.kind in ("add", "remove", "replace", "change"):
             entry = _part_entry(c, base, side)
         else:

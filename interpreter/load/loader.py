@@ -28,6 +28,12 @@ class LoadedRuleset:
     model: Ruleset
     source: Source
     variant: VariantInfo | None = None
+    tree: Any = None
+    """The located YAML tree the model was validated from (a variant's merged into its
+    base's): what `tabletop parts` names. Not carried to other processes."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "tree": None}
 
     @property
     def path(self) -> str:
@@ -172,10 +178,10 @@ def load_ruleset_text(text: str, path: str = "<text>") -> LoadedRuleset:
 
 def _loaded(tree: Any, source: Source, path: str) -> LoadedRuleset:
     if not is_variant(tree):
-        return LoadedRuleset(validate_tree(tree, source), source)
+        return LoadedRuleset(validate_tree(tree, source), source, tree=tree)
     merged, info = merge_variant(tree, source, path, _read_base)
     try:
-        return LoadedRuleset(validate_tree(merged, source), source, info)
+        return LoadedRuleset(validate_tree(merged, source), source, info, merged)
     except RulesetError as exc:
         raise RulesetError(explain_variant(exc.diagnostics, source, info)) from None
 
@@ -197,8 +203,11 @@ def _read_base(ref: str, near: Path) -> tuple[Any, Source, str]:
 
 
 def _change_words(change: Change) -> str:
-    """A variant's change as the message names it: `remove zones 'pile'`; a part replaced
-    whole (budgets, scores ...) by the part alone."""
+    """A variant's change as the message names it: `remove zones 'pile'`, `replace
+    cap_move`; a part replaced whole (budgets, scores ...) by the part alone."""
+    if change.address is not None and change.kind != change.part:
+        verb = change.kind.removeprefix("effect-").removeprefix("part-")
+        return f"{verb} {change.address}"
     if change.kind == change.part:
         return f"its {change.part}"
     return f"{change.kind} {change.part} '{change.id}'"

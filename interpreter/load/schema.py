@@ -520,24 +520,6 @@ class VariantIds(Node):
     rulings: list[str] | None = None
 
 
-Fields = dict[str, dict[str, Any]]
-
-
-class VariantFields(Node):
-    """For `change`: id → only the fields that change (the rest stay the base's)."""
-
-    options: Fields | None = None
-    attributes: Fields | None = None
-    sets: Fields | None = None
-    zones: Fields | None = None
-    variables: Fields | None = None
-    define: Fields | None = None
-    procedures: Fields | None = None
-    triggers: Fields | None = None
-    end: Fields | None = None
-    rulings: Fields | None = None
-
-
 class ReplaceEffect(Node):
     """Put these effects where the effect with this id stands."""
 
@@ -559,21 +541,47 @@ class InsertAfter(Node):
     insert: Block
 
 
+class Insert(Node):
+    """Items put into a list (steps, options, end rules …) next to a part, or at the end
+    of one; for `define` and `attributes`, a mapping of new names."""
+
+    before: str | None = Field(default=None, description="the address the items go before")
+    after: str | None = Field(default=None, description="the address the items go after")
+    into: str | None = Field(default=None, description="the address of a list (or of "
+                             "`define`, `attributes`) the items go at the end of")
+    items: list[Any] | dict[str, Any] = Field(description="written as in a ruleset")
+
+
+Address = Annotated[str, Field(description="a part's address, as `tabletop parts GAME` "
+                                           "lists it: `turn.2`, `cap_move`, `end.three-trios`")]
+
+
 class Variant(Node):
-    """A ruleset that extends another and changes named parts of it (merge rules: the
+    """A ruleset that extends another and changes parts of it by address (merge rules: the
     README's "Variants")."""
 
     tabletop: Literal[1] = Field(default=1, description="language version")
     extends: str = Field(description="the base: a bundled game's name, or a path from this "
                                      "file's folder; it may be a variant itself")
     game: VariantGame
-    remove: VariantIds | None = None
-    replace: VariantItems | None = None
-    add: VariantItems | None = None
-    change: VariantFields | None = None
+    replace: dict[Address, Any] | None = Field(
+        default=None, description="address: the part's new YAML, written as in a ruleset "
+        "(`tabletop parts GAME ADDRESS --yaml` prints the base's)")
+    remove: list[Address] | VariantIds | None = Field(
+        default=None, description="the addresses of the parts to take out")
+    insert: list[Insert] | Insert | None = Field(
+        default=None, description="items to put next to a part: {before: ADDRESS, items: "
+        "[...]}, {after: ADDRESS, items: [...]} or {into: ADDRESS, items: [...]}")
+    change: dict[Address, dict[str, Any]] | None = Field(
+        default=None, description="address: only the fields that change, e.g. "
+        "`options.power_play: {default: false}`; `options: {power_play: {...}}` (a block "
+        "of named items: id → fields) is short for the same")
+    add: VariantItems | None = Field(
+        default=None, description="older form: whole items added at the end of a block "
+        "(`insert: [{into: BLOCK, items: [...]}]` says the same)")
     effects: list[ReplaceEffect | RemoveEffect | InsertBefore | InsertAfter] | None = Field(
-        default=None, description="edits of the effects that carry an `id:`, anywhere in "
-                                  "the base")
+        default=None, description="older form: edits of the effects that carry an `id:` "
+                                  "(an effect's id is its address)")
     first_seat: Expr | None = None
     rank: list[Expr] | None = None
     scores: Expr | None = None

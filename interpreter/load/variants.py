@@ -1,4 +1,4 @@
-"""Variants: a ruleset file that `extends` another and changes named parts of it.
+"""Variants: a ruleset file that `extends` another and changes parts of it by address.
 
 A variant is merged into its base before anything else looks at it, on the located YAML
 trees: every value keeps the position it was written at, in the variant or in the base,
@@ -7,19 +7,20 @@ so a mistake is reported where it was made. The merge rules, in the order they a
 1. The base (a bundled game's name, or a path from the variant's folder) is loaded; it
    may itself be a variant.
 2. `game`: the variant's fields replace the base's (a new `name` and `title` are required).
-3. `remove: {part: [id, ...]}`, `replace: {part: [item, ...]}`, `add: {part: [item, ...]}`
-   and `change: {part: {id: {field: value}}}` work on the parts made of named items:
-   options, attributes, sets, zones, variables, define, procedures, triggers, end,
-   rulings. Remove, replace and change need the id to exist in the base; add needs it not
-   to. `change` replaces only the fields it gives (set an option's `default`, say).
-4. `effects: [...]` edits the effects of `setup`, `turn`, procedures, triggers and
-   options, found by an effect's `id:` wherever it stands: `{replace: ID, with: [...]}`,
-   `{remove: ID}`, `{before: ID, insert: [...]}`, `{after: ID, insert: [...]}`.
-5. `first_seat`, `rank`, `scores`, `budgets`, `rulebook` and `computer_players`, when
+3. The edits, in the order the variant writes its keys, each naming parts by the
+   addresses of interpreter.load.parts as the edits before it left the tree:
+   `replace: {ADDRESS: YAML}`, `remove: [ADDRESS, ...]`, `insert: [{before|after|into:
+   ADDRESS, items: [...]}]`, `change: {ADDRESS: {field: value}}` (`change: {PART: {id:
+   fields}}` is short for `PART.id`). The older forms by id stay: `remove: {PART: [id]}`,
+   `add: {PART: [item]}` and `effects: [...]` (edits of effects with an `id:`). A whole
+   block of named items replaced by only some of its items was the older `replace`'s
+   meaning, and is an error that says the address form.
+4. `first_seat`, `rank`, `scores`, `budgets`, `rulebook` and `computer_players`, when
    given, replace the base's (for `budgets`, field by field).
 
-Everything a variant does not mention is its base's, so a variant follows its base when
-the base changes.
+Every edit is kept as a Change (for messages, and for the rulebook's page of the
+variant's differences). Everything a variant does not mention is its base's, so a
+variant follows its base when the base changes.
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.errors import Diagnostic, Location, RulesetError, did_you_mean
+from interpreter.load.parts import (
+    CHOICE,
+    NAMED,
+    SECTIONS,
+    STEP,
+    STEP_BLOCKS,
+    Addresses,
+    Part,
+)
 from interpreter.load.yaml_source import LocatedDict, LocatedList, LocatedStr, Source
 
 PARTS: dict[str, tuple[str, ...]] = {
@@ -51,8 +61,11 @@ KEYED = {"attributes", "define"}
 WHOLE = ("first_seat", "rank", "scores", "rulebook", "computer_players")
 """Top-level keys a variant replaces whole."""
 
-VARIANT_KEYS = ("tabletop", "extends", "game", "remove", "replace", "add", "change",
-                "effects", "budgets", *WHOLE)
+VARIANT_KEYS = ("tabletop", "extends", "game", "replace", "remove", "insert", "change",
+                "add", "effects", "budgets", *WHOLE)
+
+EDITS = ("replace", "remove", "insert", "change", "add", "effects")
+"""The keys that edit the base's parts, applied in the order the variant writes them."""
 
 MAX_CHAIN = 8
 """How many variants may stand on each other (a variant of a variant of ...)."""
@@ -71,6 +84,10 @@ class Change:
     old: Any = None
     """The base's item (a located tree), when there was one."""
     new: Any = None
+    address: str | None = None
+    """The address the variant named (a change by address); None for the older forms."""
+    what: str = ""
+    """What the address names (step, option of a decision, steps, section …)."""
 
 
 @dataclass
@@ -158,11 +175,16 @@ def merge_variant(tree: Any, source: Source, path: str,
         base_tree=base_tree, extends_loc=_loc(ref) or tree.key_locs.get("extends"))
     merged = _deep_copy(base_tree)
     _merge_game(tree, merged, info, error)
-    for kind in ("remove", "replace", "add", "change"):
-        if kind in tree:
-            _merge_parts(kind, tree[kind], tree.key_locs.get(kind), merged, info, error)
-    if "effects" in tree:
-        _merge_effects(tree["effects"], tree.key_locs.get("effects"), merged, info, error)
+    edits = AddressEdits(merged, info, error, str(ref))
+    for kind in [k for k in tree if k in EDITS]:
+        given, where = tree[kind], tree.key_locs.get(kind)
+        if kind == "effects":
+            _merge_effects(given, where, merged, info, error)
+        elif kind == "add" or (kind == "remove" and isinstance(given, dict)):
+            _merge_parts(kind, given, where, merged, info, error)
+        else:
+            edits.apply(kind, given, where)
+        edits.forget()
     for key in WHOLE:
         if key in tree:
             old = merged.get(key)
@@ -396,6 +418,306 @@ def _merge_budgets(given: Any, where: Location | None, merged: Any, info: Varian
         new.key_locs[key] = given.key_locs.get(key, where)
     _put(merged, "budgets", new, where)
     info.changes.append(Change("budgets", "budgets", "budgets", where, old, given))
+
+
+# -- changes by address --------------------------------------------------------------------
+
+WHOLE_SECTIONS = ("first_seat", "rank", "scores", "budgets", "rulebook", "computer_players")
+"""Top-level blocks the rulebook's variant page says as one thing (a ranking, a score)."""
+
+
+class AddressEdits:
+    """`replace`, `remove`, `insert` and `change` by address (interpreter.load.parts), on
+    the merged tree; the addresses are found again after each edit, so a later edit
+    names the parts as the earlier ones left them."""
+
+    def __init__(self, merged: Any, info: VariantInfo, error: Any, base: str) -> None:
+        self.merged = merged
+        self.info = info
+        self.error = error
+        self.base = base
+        self._addresses: Addresses | None = None
+
+    def forget(self) -> None:
+        self._addresses = None
+
+    @property
+    def addresses(self) -> Addresses:
+        if self._addresses is None:
+            self._addresses = Addresses(self.merged)
+        return self._addresses
+
+    def apply(self, verb: str, given: Any, where: Location | None) -> None:
+        if verb == "remove":
+            if not isinstance(given, list):
+                self.error("`remove` takes a list of addresses, e.g. `remove: [rulings.win]`",
+                           where)
+                return
+            for i, address in enumerate(given):
+                self.remove(address, _item_loc(given, i, where))
+            return
+        if verb == "insert":
+            items = given if isinstance(given, list) else [given]
+            for i, edit in enumerate(items):
+                self.insert(edit, _item_loc(items, i, where) if items is given else where)
+            return
+        if not isinstance(given, dict):
+            self.error(f"`{verb}` takes a mapping: address → "
+                       + ("its new YAML" if verb == "replace" else "the fields to change"),
+                       where)
+            return
+        for key, value in given.items():
+            here = given.key_locs.get(key, where)
+            if verb == "change" and key in PARTS:
+                # `change: {options: {power_play: {...}}}`: each named item's fields
+                _change(str(key), value, here, _container(self.merged, str(key)),
+                        self.info, self.error)
+            elif verb == "change":
+                self.change(key, value, here)
+            else:
+                self.replace(key, value, here)
+            self.forget()
+
+    # -- finding ---------------------------------------------------------------------------
+
+    def find(self, address: Any, here: Location | None, verb: str) -> Part | None:
+        if not isinstance(address, str) or not address:
+            self.error(f"`{verb}` names a part by its address (text), not {address!r}", here)
+            return None
+        part = self.addresses.find(address)
+        if part is None:
+            self.error(f"`{verb}`: the base has no part '{address}'", _loc(address) or here,
+                       did_you_mean(address, self.addresses.names()),
+                       f"an address as `tabletop parts {self.base}` lists it")
+        return part
+
+    # -- the four edits ---------------------------------------------------------------------
+
+    def replace(self, address: Any, value: Any, here: Location | None) -> None:
+        part = self.find(address, here, "replace")
+        if part is None or not self._keeps_all(part, value, here):
+            return
+        old = part.node
+        new = _deep_copy(value)
+        if part.kind == STEP and isinstance(new, LocatedList):
+            _splice(part.parent, part.key, 1, new)
+        else:
+            _set(part.parent, part.key, new, here)
+        self.record("replace", part, old, new, here)
+
+    def remove(self, address: Any, here: Location | None) -> None:
+        part = self.find(address, here, "remove")
+        if part is None:
+            return
+        old = part.node
+        if part.in_list:
+            _splice(part.parent, part.key, 1, [])
+        else:
+            del part.parent[part.key]
+            part.parent.key_locs.pop(part.key, None)
+        self.record("remove", part, old, None, here)
+
+    def change(self, address: Any, fields: Any, here: Location | None) -> None:
+        part = self.find(address, here, "change")
+        if part is None:
+            return
+        old = part.node
+        if not isinstance(fields, dict) or not isinstance(old, dict):
+            self.error(f"`change: {{{address}: ...}}` takes the fields to change, e.g. "
+                       "`{default: false}`" if isinstance(old, dict) else
+                       f"'{address}' has no fields to change: use `replace: {{{address}: "
+                       "...}`", here)
+            return
+        new = _copy_dict(old)
+        for key, value in fields.items():
+            new[key] = _deep_copy(value)
+            new.key_locs[key] = fields.key_locs.get(key, here)
+        _set(part.parent, part.key, new, None)
+        self.record("change", part, old, fields, here)
+
+    def insert(self, edit: Any, here: Location | None) -> None:
+        verbs = [k for k in ("before", "after", "into") if isinstance(edit, dict) and k in edit]
+        if len(verbs) != 1 or "items" not in edit or len(edit) != 2:
+            self.error("an insert is one of {before: ADDRESS, items: [...]}, {after: ADDRESS, "
+                       "items: [...]}, {into: ADDRESS, items: [...]}", _loc(edit) or here)
+            return
+        verb = verbs[0]
+        address, items = edit[verb], edit["items"]
+        where = edit.key_locs.get(verb, here)
+        if verb == "into" and isinstance(address, str) and address in SECTIONS and \
+                self.addresses.find(address) is None:
+            if address in PARTS:  # a base without triggers, say: start them
+                _container(self.merged, address)
+            else:
+                _put(self.merged, address, _empty_list(where), where)
+            self.forget()
+        elif verb == "into" and isinstance(address, str):
+            self._start_block(address, where)
+        part = self.find(address, where, "insert")
+        if part is None:
+            return
+        if verb == "into":
+            holder = part.node
+            if isinstance(holder, dict) and not (part.kind == "section"
+                                                 and part.section in PARTS):
+                holder = None
+        else:
+            holder = part.parent
+            if isinstance(holder, dict) and part.kind not in NAMED.values():
+                holder = None
+        if isinstance(holder, list):
+            if not isinstance(items, LocatedList):
+                self.error(f"`items` is a list of what goes into '{address}'",
+                           edit.key_locs.get("items", where))
+                return
+            at = len(holder) if verb == "into" else part.key + (verb == "after")
+            _splice(holder, at, 0, _deep_copy(items))
+        elif isinstance(holder, dict):
+            if not isinstance(items, LocatedDict):
+                self.error(f"`items` is a mapping of what goes into '{address}' (name → "
+                           "item, as in a ruleset)", edit.key_locs.get("items", where))
+                return
+            _insert_keys(holder, None if verb == "into" else part.key, verb == "before",
+                         _deep_copy(items))
+        else:
+            self.error(f"'{address}' is not a list: nothing can go into it" if verb == "into"
+                       else f"'{address}' is not in a list: nothing can go {verb} it", where)
+            return
+        self.record_insert(verb, part, items, here)
+
+    def _start_block(self, address: str, where: Location | None) -> None:
+        """`into: turn.1.else` of an `if` written without `else`: the block starts empty."""
+        if self.addresses.find(address) is not None or "." not in address:
+            return
+        owner, key = address.rsplit(".", 1)
+        part = self.addresses.find(owner)
+        if key in STEP_BLOCKS and part is not None and part.kind in (STEP, CHOICE) and \
+                isinstance(part.node, LocatedDict):
+            _put(part.node, key, _empty_list(where), where)
+            self.forget()
+
+    # -- what changed, for messages and the variant's page ---------------------------------
+
+    def _keeps_all(self, part: Part, value: Any, here: Location | None) -> bool:
+        """`replace: {sets: [rainbow, xeno]}` of a base with four sets was, before addresses,
+        a replacement of two of them: now it would drop the others, so say so."""
+        if part.kind != "section" or part.section not in PARTS:
+            return True
+        old, new = _item_ids(part.section, part.node), _item_ids(part.section, value)
+        left_out = [i for i in old if i not in new]
+        if not new or not left_out or any(i not in old for i in new):
+            return True
+        each = ", ".join(f"{part.address}.{i}: ..." for i in new)
+        self.error(f"`replace: {{{part.address}: ...}}` replaces the whole {part.address}, "
+                   f"and this leaves out the base's " + ", ".join(left_out), here,
+                   f"to replace only some, write `replace: {{{each}}}`; to drop the others, "
+                   f"`remove: [{part.address}.{left_out[0]}, ...]`")
+        return False
+
+    def record(self, verb: str, part: Part, old: Any, new: Any, here: Location | None) -> None:
+        changes = self.info.changes
+        if part.kind in NAMED.values():
+            ident = part.address.split(".", 1)[1]
+            changes.append(Change(verb, part.section, ident, here, old, new, part.address,
+                                  part.kind))
+        elif part.section in WHOLE_SECTIONS:
+            changes.append(Change(part.section, part.section, part.section, here, old, new,
+                                  part.address, part.kind))
+        elif part.kind == "section" and part.section in PARTS and verb != "change":
+            self._record_items(verb, part, old, new, here)
+        elif part.kind == STEP:
+            steps = new if isinstance(new, list) or new is None else [new]
+            if verb == "change":
+                steps = [part.node]
+            changes.append(Change("effect-remove" if verb == "remove" else "effect-replace",
+                                  "effects", part.address, here, old, steps, part.address,
+                                  part.kind))
+        else:
+            changes.append(Change(f"part-{verb}", part.section, part.address, here, old,
+                                  new, part.address, part.kind))
+
+    def _record_items(self, verb: str, part: Part, old: Any, new: Any,
+                      here: Location | None) -> None:
+        was = _items_by_id(part.section, old)
+        now = _items_by_id(part.section, new)
+        for ident, item in was.items():
+            if ident not in now:
+                self.info.changes.append(Change("remove", part.section, ident, here, item,
+                                                None, part.address, NAMED[part.section]))
+        for ident, item in now.items():
+            kind = "replace" if ident in was else "add"
+            self.info.changes.append(Change(kind, part.section, ident, here,
+                                            was.get(ident), item, part.address,
+                                            NAMED[part.section]))
+
+    def record_insert(self, verb: str, part: Part, items: Any, here: Location | None) -> None:
+        inside = part if verb == "into" else None
+        section = part.section
+        named = (inside is not None and inside.kind == "section" and section in PARTS) or (
+            inside is None and part.kind in NAMED.values())
+        if named:
+            for ident, item in _items_by_id(section, items).items():
+                self.info.changes.append(Change("add", section, ident, here, None, item,
+                                                part.address, NAMED[section]))
+        elif part.kind == STEP:
+            self.info.changes.append(Change(f"effect-{verb}", "effects", part.address, here,
+                                            part.node, items, part.address, STEP))
+        else:
+            self.info.changes.append(Change("part-insert", section, part.address, here,
+                                            None, items, part.address, part.kind))
+
+
+def _item_ids(part: str, items: Any) -> list[str]:
+    return list(_items_by_id(part, items))
+
+
+def _items_by_id(part: str, items: Any) -> dict[str, Any]:
+    if isinstance(items, dict):
+        return {(_def_id(k) if part == "define" else str(k)): v for k, v in items.items()}
+    if isinstance(items, list):
+        return {str(x["id"]): x for x in items if isinstance(x, dict) and "id" in x}
+    return {}
+
+
+def _item_loc(items: Any, i: int, where: Location | None) -> Location | None:
+    locs = getattr(items, "item_locs", None) or []
+    return _loc(items[i]) or (locs[i] if i < len(locs) else where)
+
+
+def _set(parent: Any, key: Any, value: Any, here: Location | None) -> None:
+    parent[key] = value
+    if here is None:
+        return
+    if isinstance(parent, LocatedList):
+        parent.item_locs[key] = here
+    elif isinstance(parent, LocatedDict):
+        parent.key_locs[key] = here
+
+
+def _splice(block: Any, at: int, length: int, items: Any) -> None:
+    block[at:at + length] = list(items)
+    locs = list(getattr(items, "item_locs", None) or [_loc(x) for x in items])
+    block.item_locs[at:at + length] = locs
+
+
+def _insert_keys(holder: LocatedDict, anchor: Any, before: bool, items: LocatedDict) -> None:
+    """Put a mapping's new keys next to `anchor` (at the end when it is None)."""
+    entries = list(holder.items())
+    at = len(entries) if anchor is None else \
+        [k for k, _ in entries].index(anchor) + (0 if before else 1)
+    entries[at:at] = [(k, v) for k, v in items.items() if k not in holder]
+    replaced = {k: v for k, v in items.items() if k in holder}
+    holder.clear()
+    for k, v in entries:
+        holder[k] = replaced.get(k, v)
+    for k in items:
+        holder.key_locs[k] = items.key_locs.get(k, items.loc)
+
+
+def _empty_list(loc: Location | None) -> LocatedList:
+    empty = LocatedList()
+    empty.loc, empty.item_locs = loc, []
+    return empty
 
 
 # -- effects -----------------------------------------------------------------------------

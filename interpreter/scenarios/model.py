@@ -148,6 +148,10 @@ class ScenarioFile(Node):
     ruleset: str | None = Field(default=None, description="bundled game name or path")
     players: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
+    base_changes: list[str] = Field(
+        default_factory=list, description="a variant's tests: the names of the base's cases "
+        "this variant changes on purpose; `tabletop test VARIANT --base` then fails when "
+        "any other base case changes, or one of these still holds")
     cases: list[Case]
 
 

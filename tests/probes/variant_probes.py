@@ -128,6 +128,17 @@ def variant_probes() -> list[Probe]:
             "budgets: {steps_per_decision: 10}\n")}, args=("run", VARIANT, "--seed", "1"),
           budget=("steps_per_decision", "steps_for_setup"), decision=True,
           note="a variant that lowers a budget: the game stops, naming it"),
+        # parts named by address
+        P("replace-unknown-address", {VARIANT: variant("replace:\n  turn.9: {say: x}\n")}),
+        P("remove-addresses-not-text", {VARIANT: variant("remove: [[1], {a: 1}]\n")}),
+        P("insert-without-items", {VARIANT: variant("insert: [{after: turn.1}]\n")}),
+        P("insert-into-a-step", {VARIANT: variant(
+            "insert: [{into: turn.1, items: [{say: x}]}]\n")}),
+        P("replace-the-turn-with-a-number", {VARIANT: variant("replace:\n  turn: 5\n")}),
+        P("change-a-step-to-a-bad-decision", {VARIANT: variant(
+            "change:\n  turn.1: {choose: 5}\n")}),
+        P("replace-a-block-with-some-of-its-items", {VARIANT: variant(
+            "replace:\n  zones: [{id: board, kind: pile}]\n")}),
         # after merging: the result's own mistakes, reported at the change that made them
         P("change-end-to-bad-expression", {VARIANT: variant(
             "change:\n  end: {e: {when: \"turn >=\"}}\n")}),
