@@ -95,6 +95,10 @@ def _goofspiel(seat: int, notation: str) -> str:
     return f"[P{seat - 1}]Bid: {notation}"
 
 
+def _pig(seat: int, notation: str) -> str:
+    return {"roll": "roll", "hold": "stop"}[notation]
+
+
 Chance = Callable[[Referee, State, Any], int]
 """What our rules drew, as the OpenSpiel chance outcome the state is waiting for."""
 
@@ -111,6 +115,10 @@ def _roll_liars_dice(ref: Referee, state: State, os_state: Any) -> int:
 
 def _prize_goofspiel(ref: Referee, state: State, os_state: Any) -> int:
     return ref.read(state, "top(prize).rank") - 1
+
+
+def _die_pig(ref: Referee, state: State, os_state: Any) -> int:
+    return ref.read(state, "rolled") - 1  # the roll our rules made after "roll"
 
 
 Returns = Callable[[Referee, State], list[float]]
@@ -141,6 +149,7 @@ CLASSICS = [
     Classic("goofspiel", "goofspiel", _goofspiel, chance=_prize_goofspiel),
     Classic("oware", "oware", _oware),
     Classic("breakthrough", "breakthrough", _breakthrough),
+    Classic("pig", "pig", _pig, chance=_die_pig),
 ]
 BY_NAME = {c.ruleset: c for c in CLASSICS}
 
