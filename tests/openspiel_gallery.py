@@ -99,6 +99,11 @@ def _pig(seat: int, notation: str) -> str:
     return {"roll": "roll", "hold": "stop"}[notation]
 
 
+def _nim(seat: int, notation: str) -> str:
+    heap, take = notation.split("-")
+    return f"pile:{heap}, take:{take};"
+
+
 Chance = Callable[[Referee, State, Any], int]
 """What our rules drew, as the OpenSpiel chance outcome the state is waiting for."""
 
@@ -150,6 +155,7 @@ CLASSICS = [
     Classic("oware", "oware", _oware),
     Classic("breakthrough", "breakthrough", _breakthrough),
     Classic("pig", "pig", _pig, chance=_die_pig),
+    Classic("nim", "nim", _nim),
 ]
 BY_NAME = {c.ruleset: c for c in CLASSICS}
 
