@@ -104,6 +104,14 @@ def _nim(seat: int, notation: str) -> str:
     return f"pile:{heap}, take:{take};"
 
 
+def _dots_and_boxes(seat: int, notation: str) -> str:
+    (x1, y1), (_, y2) = (_square(dot) for dot in notation.split("-"))
+    # OpenSpiel counts dot rows from 0 at the top of the 3×3 dots: ours 3 is its 0
+    if y1 == y2:
+        return f"P{seat}(h,{3 - y1},{x1})"
+    return f"P{seat}(v,{3 - y2},{x1})"
+
+
 Chance = Callable[[Referee, State, Any], int]
 """What our rules drew, as the OpenSpiel chance outcome the state is waiting for."""
 
@@ -156,6 +164,7 @@ CLASSICS = [
     Classic("breakthrough", "breakthrough", _breakthrough),
     Classic("pig", "pig", _pig, chance=_die_pig),
     Classic("nim", "nim", _nim),
+    Classic("dots-and-boxes", "dots_and_boxes", _dots_and_boxes),
 ]
 BY_NAME = {c.ruleset: c for c in CLASSICS}
 
