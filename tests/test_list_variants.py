@@ -52,3 +52,20 @@ def test_each_variant_is_listed_under_its_base_and_named_by_it() -> None:
         if its:
             assert f"Variants: {', '.join(its)}" in table, base
     assert "A variant of caldera." in table
+
+
+def test_games_of_a_group_are_listed_together_under_its_name() -> None:
+    """`game.group` puts a game on its own shelf: the games without one first (the
+    platform's own), then one table per group, its games in name order."""
+    games = json.loads(listed("--json"))
+    groups = [g["group"] for g in games]
+    classics = [g["name"] for g in games if g["group"] == "Classics"]
+    assert {"tic-tac-toe", "kuhn-poker", "oware"} <= set(classics)
+    assert classics == sorted(classics)
+    assert groups == sorted(groups, key=lambda group: group or ""), groups
+
+    table = listed()
+    assert table.startswith("Bundled games") and "\nClassics" in table
+    ours, shelf = table.split("\nClassics", 1)
+    assert "caldera" in ours and "tic-tac-toe" not in ours
+    assert all(name in shelf for name in classics) and "caldera" not in shelf

@@ -50,6 +50,7 @@ def game_entries() -> list[dict[str, Any]]:
             "seats": {"min": g.seats.min, "max": g.seats.max},
             "summary": " ".join(g.summary.split()),
             "status": g.status,
+            "group": g.group,
             "options": [_option_info(o) for o in model.options],
         }
         if loaded.variant is not None:
@@ -64,18 +65,20 @@ def game_entries() -> list[dict[str, Any]]:
 
 
 def _variants_after_their_base(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Games in name order, each followed by its variants (and theirs)."""
+    """Games in name order, each followed by its variants (and theirs); games without a
+    group first, then each group's games (`game.group`, groups in name order). A variant
+    stays under its base, whatever its own group."""
     by_name = {e["name"]: e for e in entries}
-    out: list[dict[str, Any]] = []
+    shelves: dict[str, list[dict[str, Any]]] = {}
 
-    def place(e: dict[str, Any]) -> None:
-        out.append(e)
+    def place(e: dict[str, Any], shelf: list[dict[str, Any]]) -> None:
+        shelf.append(e)
         for v in e.get("variants", []):
-            place(by_name[v])
+            place(by_name[v], shelf)
     for e in entries:
         if e.get("extends") not in by_name:
-            place(e)
-    return out
+            place(e, shelves.setdefault(e.get("group") or "", []))
+    return [e for group in sorted(shelves) for e in shelves[group]]
 
 
 def _option_text(o: dict[str, Any]) -> Text:
@@ -107,12 +110,13 @@ def list_games(
     if not entries:
         console.print(Text(f"No games found in {rulesets_dir()}."))
         return
-    table = Table(title="Bundled games", show_lines=True, title_justify="left")
-    table.add_column("Game", no_wrap=True)
-    table.add_column("Seats", justify="center", no_wrap=True)
-    table.add_column("Summary", ratio=2)
-    table.add_column("Options", ratio=3)
+    tables: list[Table] = []
+    shelf: str | None = None
     for e in entries:
+        if not tables or (e.get("group") != shelf and "extends" not in e):
+            shelf = e.get("group")
+            tables.append(_games_table(shelf or "Bundled games"))
+        table = tables[-1]
         if "error" in e:
             table.add_row(Text(e["name"], style="bold"), "", Text(
                 f"does not load: {e['error']} (run `tabletop validate {e['name']}`)",
@@ -131,7 +135,17 @@ def list_games(
         if e.get("variants"):
             summary.append(f"\nVariants: {', '.join(e['variants'])}", style="dim")
         table.add_row(name, seat_text, summary, options)
-    console.print(table)
+    for table in tables:
+        console.print(table)
+
+
+def _games_table(title: str) -> Table:
+    table = Table(title=title, show_lines=True, title_justify="left")
+    table.add_column("Game", no_wrap=True)
+    table.add_column("Seats", justify="center", no_wrap=True)
+    table.add_column("Summary", ratio=2)
+    table.add_column("Options", ratio=3)
+    return table
 
 
 def validate(

@@ -47,6 +47,8 @@ class GameInfo(Node):
     playing_time: str | None = None
     summary: str = Field(description="one line: what the game is about")
     status: str = "complete"
+    group: str | None = Field(default=None, description="the shelf `tabletop list` shows "
+                              "the game on, with the others of that group, e.g. Classics")
     introduction: str | None = None
     source: str | None = Field(default=None, description="where the rules come from")
 
@@ -486,6 +488,7 @@ class VariantGame(Node):
     playing_time: str | None = None
     summary: str | None = None
     status: str | None = None
+    group: str | None = None
     introduction: str | None = None
     source: str | None = None
 
