@@ -154,6 +154,7 @@ def list_move(page: Any, rng: random.Random) -> None:
     """Choose a random option from the list (opening its group when they are grouped)."""
     before = version(page)
     buttons = page.locator("#options button.option")
+    buttons.first.wait_for(state="attached")  # the list may be drawn again just now
     button = buttons.nth(rng.randrange(buttons.count()))
     if not button.is_visible():
         button.locator("xpath=ancestor::details[1]/summary").click()
@@ -165,6 +166,7 @@ def typed_move(page: Any, rng: random.Random) -> None:
     """Type an option's notation, in capitals and with extra spaces (both ignored)."""
     before = version(page)
     buttons = page.locator("#options button.option")
+    buttons.first.wait_for(state="attached")
     notation = buttons.nth(rng.randrange(buttons.count())).get_attribute("data-notation")
     page.fill("#notation", "  " + notation.upper().replace(" ", "   ") + " ")
     page.press("#notation", "Enter")

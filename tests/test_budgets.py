@@ -63,10 +63,12 @@ def run_to_end(text: str) -> None:
 
 
 def stops(text: str, budget: str, within: float = 2.0) -> BudgetError:
-    started = time.perf_counter()
+    # CPU time, not wall time: on a busy machine a test waits for a core, which says
+    # nothing about how soon the budget stops the game
+    started = time.process_time()
     with pytest.raises(BudgetError) as info:
         run_to_end(text)
-    assert time.perf_counter() - started < within
+    assert time.process_time() - started < within
     error = info.value
     assert error.budget == budget
     assert f"budgets.{budget}" in str(error)
@@ -121,10 +123,10 @@ def test_a_game_that_slows_down_forever_stops_on_the_game_budget() -> None:
     text = (ROOT / "rulesets" / "caldera.yaml").read_text()
     mutant = text.replace("height(origin) > 0 and can_land", "height(origin) > 3000 and can_land")
     game = compile_game(load_ruleset_text(mutant, "mutant.yaml"))
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(BudgetError) as info:
         play_game(game, 2, 1, make_agents(2, 1))
-    assert time.perf_counter() - started < 5  # 2 s on a quiet machine; CI may be loaded
+    assert time.process_time() - started < 5  # 2 s on a quiet machine; CI may be loaded
     assert info.value.budget == "steps_per_game"
     assert info.value.location is not None and "while carrying out decision" in str(info.value)
 
@@ -208,10 +210,10 @@ def test_deep_or_huge_expressions_are_refused_when_loading(expression: str) -> N
 def test_declared_sizes_have_limits() -> None:
     for text, budget in [(ruleset(count="100000000"), "pieces"),
                          (ruleset(rows="10000000"), "places")]:
-        started = time.perf_counter()
+        started = time.process_time()
         with pytest.raises(RulesetError) as info:
             game_of(text)
-        assert time.perf_counter() - started < 2
+        assert time.process_time() - started < 2
         assert f"budgets.{budget}" in str(info.value)
         assert "probe.yaml:" in str(info.value)
 
@@ -246,10 +248,10 @@ def test_a_list_of_shared_rows_stops_at_the_value_size_at_once(effect: str) -> N
 
 def test_an_initial_value_of_shared_rows_stops_at_the_value_size() -> None:
     text = ruleset().replace('{id: xs, initial: "[1]"}', f'{{id: xs, initial: "{SHARED_ROWS}"}}')
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(BudgetError) as info:
         run_to_end(text)
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
     assert info.value.budget == "value_size"
     assert str(info.value).startswith("probe.yaml:10:"), str(info.value)
 
@@ -305,10 +307,10 @@ def test_a_template_refuses_a_text_too_long_before_writing_it() -> None:
     for generate in (True, False):
         game = compile_game(load_ruleset_text(ruleset(turn=turn), "probe.yaml"),
                             generate=generate)
-        started = time.perf_counter()
+        started = time.process_time()
         with pytest.raises(BudgetError) as info:
             play_game(game, 2, 1, make_agents(2, 1))
-        assert time.perf_counter() - started < 2
+        assert time.process_time() - started < 2
         assert info.value.budget == "text_length"
         assert str(info.value).startswith("probe.yaml:17:"), str(info.value)
 
@@ -330,11 +332,11 @@ def test_comparing_values_that_share_their_parts_is_charged_by_their_size(
     define = "define:\n  d(x): '[x, x]'\n  e(x): '[x, x]'\nsetup:"
     text = ruleset(setup=f'  - let: {{x: "{expression}"}}').replace("setup:", define, 1)
     for generate in (True, False):
-        started = time.perf_counter()
+        started = time.process_time()
         with pytest.raises(BudgetError) as info:
             play_game(compile_game(load_ruleset_text(text, "probe.yaml"), generate=generate),
                       2, 1, make_agents(2, 1))
-        assert time.perf_counter() - started < 2
+        assert time.process_time() - started < 2
         assert info.value.budget == "steps_for_setup"
 
 
@@ -358,9 +360,9 @@ def test_definitions_calling_each_other_compile_in_time_linear_in_the_file() -> 
     are written out and the others called."""
     text = ruleset(setup="  - set: v\n    value: f0(v)")
     text = text.replace("setup:", _doubling_definitions(16), 1)
-    started = time.perf_counter()
+    started = time.process_time()
     game = game_of(text)
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
     assert sum(len(c.source) for c in game.generated_code) < 200_000
     assert game.new_state(2, 1).vars["v"] == 2 ** 16 * 2
 

@@ -683,3 +683,24 @@ def test_simulate_reports_end_reasons() -> None:
     table = invoke("simulate", "high-rise", "-n", "2")
     assert "How the games ended" in table.stdout
     assert next(iter(reasons))[:20] in table.stdout.replace("\n", " ")
+
+
+def test_ctrl_c_while_tabletop_starts_ends_quietly(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A Ctrl-C while the engine is still being imported (a second or more on a busy
+    machine) ends with exit 130 and a word, not a traceback of the import."""
+    import importlib.abc
+
+    from interpreter.cli import entry
+
+    class Interrupted(importlib.abc.MetaPathFinder):
+        def find_spec(self, name: str, path: Any, target: Any = None) -> None:
+            if name == "interpreter.cli.app":
+                raise KeyboardInterrupt
+
+    monkeypatch.delitem(sys.modules, "interpreter.cli.app", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Interrupted(), *sys.meta_path])
+    with pytest.raises(SystemExit) as exc:
+        entry.main()
+    assert exc.value.code == 130
+    assert capsys.readouterr().err.strip() == "interrupted"

@@ -1,5 +1,5 @@
 """`python -m interpreter.cli` runs the `tabletop` command."""
 
-from interpreter.cli.app import main
+from interpreter.cli.entry import main
 
 main()
