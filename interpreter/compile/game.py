@@ -1136,8 +1136,8 @@ def _cached(name: str, body: Compiled, weight: int,
     """A definition without parameters depends only on the state: compute it once per
     state change (the machine forgets ``env.cache`` entries as it changes the state). One
     that reads nothing the rules change is computed once per Game and number of players,
-    but charged as before, at its first use in each environment (so steps never depend
-    on which games came before)."""
+    and charged its weight at its first use in each environment, as any other: its steps
+    never depend on which games came before in the process."""
     def cached(env: Any) -> Any:
         cache = env.cache
         value = cache.get(name, _MISSING)
@@ -1150,7 +1150,16 @@ def _cached(name: str, body: Compiled, weight: int,
                 players = env.state.players
                 value = store.get(players, _MISSING)
                 if value is _MISSING:
-                    value = store[players] = body(env)
+                    # computed once for the Game, so charged as its weight alone, here
+                    # as in every later game; the definitions it uses are kept aside,
+                    # so their own first uses here are charged as anywhere else
+                    before, kept_here = env.steps, env.cache
+                    env.cache = {}
+                    try:
+                        value = store[players] = body(env)
+                    finally:
+                        env.cache = kept_here
+                        env.steps = before
             cache[name] = value
         return value
     cached.cache_key = name  # type: ignore[attr-defined]  # generated code reads the cache
