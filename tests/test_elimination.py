@@ -170,6 +170,14 @@ def test_simultaneous_and_named_decisions_leave_out_the_seats_out(tmp_path: Path
     assert state.current == 3  # the turn went from 1 to 3
 
 
+def test_a_first_seat_knocked_out_while_setting_up_does_not_start(tmp_path: Path) -> None:
+    game = game_from(tmp_path, SIMULTANEOUS.replace("  - eliminate: 2\n",
+                                                    "  - eliminate: 1\n"))
+    state = game.new_state(3, 0)
+    assert state.current == 2 and state.turn == 1
+    assert game.deciding_seats(state) == [2, 3]
+
+
 def test_an_end_rule_decides_before_the_last_player_is_left(tmp_path: Path) -> None:
     text = KNOCKOUT.read_text() + """
 end:
@@ -231,3 +239,9 @@ def test_pettingzoo_api_test_passes_with_agents_knocked_out() -> None:
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         warnings.filterwarnings("ignore", message="Observation space for each agent")
         api_test(env(str(KNOCKOUT), None, 4, render_mode="ansi"), num_cycles=200)
+
+
+def test_scenario_tests_read_who_is_out() -> None:
+    from interpreter.scenarios.runner import run_scenario_files
+    results = run_scenario_files([RULESETS / "knockout.tests.yaml"])
+    assert [r.passed for r in results] == [True, True], [r.message for r in results]

@@ -951,6 +951,8 @@ class _Compiler:
             m.state.current = seat
             m.env.forget("turn")
             m.env.locals.clear()
+            if m.state.out and seat in m.state.out:  # knocked out while setting up
+                return m.next_seat_in(turn.pc)
             return turn.pc
         b.emit(start, usually=turn)
         b.where = (rs.key_loc("end") if rs.end else rs.key_loc("turn"),
