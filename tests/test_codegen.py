@@ -73,6 +73,8 @@ ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "curre
               # instructions written into stretches (compile.inlines)
               "_cache", "forget", "finish", "text", "clear", "seat_index", "pop", "insert",
               "move", "loc", "site_zone", "remove",
+              # seats knocked out and pieces shown to some seats (eliminate, show)
+              "out", "next_seat_in", "shown",
               # an option's values that hold lists are measured (run.budget)
               "isdisjoint"}
 
@@ -145,8 +147,9 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
                            "{}[{}]", "[{}, {}]", "offset({}, {})", "max({}, {})",
                            "[z for z in {} if z != {}]", "all(z != {} for z in {})",
                            "any(z == {} for z in {})", "{} < {} < 3",
-                           "[(a, b) for a in {} for b in {}]", "key_after({}, {})"])
-    three = st.sampled_from(["{} if {} else {}", "offset({}, {}, {})",
+                           "[(a, b) for a in {} for b in {}]", "key_after({}, {})",
+                           "reachable({}, {})"])
+    three = st.sampled_from(["{} if {} else {}", "offset({}, {}, {})", "reachable({}, {}, {})",
                              "[a for a in {} if a != {} if a != {}]"])
     return st.one_of(
         st.tuples(one, inner).map(lambda t: t[0].format(f"({t[1]})")),

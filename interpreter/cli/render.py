@@ -255,14 +255,22 @@ def _places(game: Game, title: str, data: dict[str, Any], colour: bool,
     return slots_table(game, title, data["places"], colour)
 
 
-def pile_count(place: dict[str, Any]) -> Text:
+def pile_count(place: dict[str, Any], game: Game | None = None, colour: bool = True) -> Text:
+    """A pile the seat may not look into: how many, of which backs, and (given the game)
+    the pieces shown to this seat alone (`show`)."""
     count = place.get("count")
-    if count is None:
-        return Text("? pieces", style="dim")
     backs = place.get("backs")
-    if backs:  # face down, each showing its back
-        return Text(" · ".join(f"{n} × {back}" for back, n in backs.items()))
-    return Text(f"{count} piece{'s' if count != 1 else ''}")
+    if count is None:
+        out = Text("? pieces", style="dim")
+    elif backs:  # face down, each showing its back
+        out = Text(" · ".join(f"{n} × {back}" for back, n in backs.items()))
+    else:
+        out = Text(f"{count} piece{'s' if count != 1 else ''}")
+    shown = place.get("shown")
+    if shown and game is not None:
+        out.append_text(Text.assemble(" — shown to you: ",
+                                      list_pieces(game, shown, colour)))
+    return out
 
 
 def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
@@ -302,7 +310,7 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
                 if "pieces" in part:
                     line.append_text(summarise_pieces(game, part["pieces"], colour))
                 else:
-                    line.append_text(pile_count(part))
+                    line.append_text(pile_count(part, game, colour))
                 mine.append(line)
         elif "places" in data:
             boards.append(_places(game, info.label, data, colour, compact, legends))
@@ -310,10 +318,13 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
             lines.append(Text.assemble((f"{info.label}: ", "bold"),
                                        summarise_pieces(game, data["pieces"], colour)))
         else:
-            lines.append(Text.assemble((f"{info.label}: ", "bold"), pile_count(data)))
+            lines.append(Text.assemble((f"{info.label}: ", "bold"),
+                                       pile_count(data, game, colour)))
     mine: list[Text] = []
     for seat, seat_lines in by_seat.items():
         title = game.seat_name(seat) + (" (you)" if seat == view.get("seat") else "")
+        if seat in view.get("eliminated", ()):
+            title += " — out of the game"
         block = [Text(title + ("" if seat_lines else ": nothing"), style="bold underline"),
                  *seat_lines]
         if compact and seat == view.get("seat"):
@@ -392,9 +403,12 @@ def header(game: Game, view: dict[str, Any]) -> Text:
     who = ", ".join(game.seat_name(s) for s in view["deciding"]) or "nobody"
     if view["over"]:
         return Text(f"{game.title} — game over after turn {view['turn']}", style="bold")
+    out = view.get("eliminated")
     return Text.assemble((game.title, "bold"), f" — turn {view['turn']} — ",
                          (f"{who} to decide", "bold cyan"),
-                         f" (you are {game.seat_name(view['seat'])})")
+                         f" (you are {game.seat_name(view['seat'])})",
+                         (" — out: " + ", ".join(game.seat_name(s) for s in out), "dim")
+                         if out else "")
 
 
 def render_view(game: Game, view: dict[str, Any], log: Sequence[dict[str, Any]] = (),

@@ -35,7 +35,8 @@ _NEGATED = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.GtE, ast.GtE: ast.
 _ARITH = {ast.Add: "plus", ast.Sub: "minus", ast.Mult: "times", ast.FloorDiv: "divided by",
           ast.Div: "divided by", ast.Mod: "modulo"}
 _NAMES = {"current": "the current player", "players": "the number of players",
-          "seats": "the players", "turn": "the turn number", "directions":
+          "seats": "the players", "turn": "the turn number",
+          "eliminated": "the players knocked out", "directions":
           "the eight directions", "orthogonal": "the four orthogonal directions",
           "diagonal": "the four diagonal directions", "chooser": "the deciding player",
           "seat": "the player", "null": "nothing", "none": "nothing", "None": "nothing",
@@ -44,7 +45,7 @@ _TEXT_FUNCTIONS = {"str", "seat_name", "place_name", "piece_name", "piece_code",
                    "value_name", "join"}
 _LIST_FUNCTIONS = {"repeat", "without", "sorted", "reversed", "cells", "pieces", "stack",
                    "shuffled", "distinct", "one_of_each_kind", "range", "neighbours", "above",
-                   "below"}
+                   "below", "reachable"}
 _PREPOSITIONS = {"after", "before", "of", "in", "on", "at", "from", "to", "for", "with",
                  "under", "over", "by"}
 _ADJECTIVE_ENDINGS = ("ed", "able", "ible", "ful", "less", "ous", "ive", "al", "ic", "y", "en",

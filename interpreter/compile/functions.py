@@ -315,7 +315,15 @@ def f_seat_name(env: Any, seat: Any) -> str:
 
 
 def f_next_seat(env: Any, seat: Any) -> int:
-    return _seat(env, seat, "next_seat") % env.state.players + 1
+    """The seat after `seat` in the turn order: seats knocked out are passed over."""
+    st = env.state
+    after = _seat(env, seat, "next_seat") % st.players + 1
+    if st.out:
+        for _ in range(st.players):
+            if after not in st.out:
+                break
+            after = after % st.players + 1
+    return after
 
 
 def f_count(env: Any, items: Any) -> int:
@@ -412,6 +420,62 @@ def f_distinct(env: Any, items: Any) -> list:
             seen.add(key)
             out.append(x)
     return out
+
+
+def f_reachable(env: Any, start: Any, through: Any, dirs: Any = None) -> list[int]:
+    """The places reachable from `start` (a place or a list of places) by steps to
+    neighbouring places (`neighbours`, in `dirs`: all eight by default) that are in
+    `through`: a connection ("are the two edges linked?"), a region, the squares a piece
+    can slide to, without a loop in the rules. A start is in the result only when it is
+    in `through` too. Places come nearest first (in the order found). Each place reached
+    costs a step, and one more for each neighbour it has."""
+    if start is None:
+        return []
+    sites = env.state.sites
+    starts = ([_site(env, x, "reachable") for x in _charge(env, start, "reachable")]
+              if isinstance(start, list | tuple) else [_site(env, start, "reachable")])
+    allowed = set()
+    for x in _charge(env, through, "reachable"):
+        if type(x) is int and 0 <= x < len(sites):
+            allowed.add(x)
+        elif x is not None:
+            allowed.add(_site(env, x, "reachable"))
+    directions = tuple(ALL_DIRECTIONS if dirs is None else _charge(env, dirs, "reachable"))
+    frontier = list(dict.fromkeys(starts))
+    out = [x for x in frontier if x in allowed]
+    seen = set(frontier)
+    cache = env.game.neighbour_cache
+    limit = env.step_limit
+    while frontier:
+        nxt = []
+        for site in frontier:
+            around = cache.get((site, directions))
+            if around is None:
+                around = _neighbours_of(env, site, directions)
+            env.steps += len(around) + 1
+            if env.steps > limit:
+                overspent(env)
+            for t in around:
+                if t in allowed and t not in seen:
+                    seen.add(t)
+                    out.append(t)
+                    nxt.append(t)
+        frontier = nxt
+    return out
+
+
+def _neighbours_of(env: Any, site: int, directions: tuple) -> list[int]:
+    """A place's neighbours in these directions, looked up once per board (as
+    `neighbours` does, charging nothing: the caller charges the same either way)."""
+    found = []
+    for d in directions:
+        t = env.game.offset(site, d, 1)
+        if t is not None:
+            found.append(t)
+    cache = env.game.neighbour_cache
+    if all(type(d) is str for d in directions) and len(cache) < 100_000:
+        cache[(site, directions)] = found
+    return found
 
 
 def f_groups(env: Any, items: Any, links: Any) -> list[list]:
@@ -668,6 +732,11 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
         "links): the connected groups of the items, two being connected when a chain of "
         "links ([a, b] pairs) joins them; each group in the items' order, e.g. "
         "max([count(g) for g in groups(squares, pairs)])"),
+    _fn("reachable", f_reachable, 2, 3, "the places reachable from {0} through {1}",
+        "reachable(start, through, directions=all eight): the places reachable from a "
+        "place (or list of places) by steps to neighbouring places that are in the list "
+        "`through`, e.g. reachable(a1, [c for c in cells(board) if mine(c)], orthogonal)",
+        site_args=(0,)),
     _fn("one_of_each_kind", f_one_of_each_kind, 1, 1, "one piece of each kind among {0}",
         "one_of_each_kind(pieces): one per set of identical attributes"),
     _fn("without", f_without, 2, 2, "{0} except {1}", "without(list, item or list)"),

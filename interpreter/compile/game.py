@@ -67,7 +67,15 @@ from interpreter.errors import (
 from interpreter.load.catalog import shorten
 from interpreter.load.loader import LoadedRuleset, explain_variant
 from interpreter.load.located import Expr
-from interpreter.load.schema import Definition, OptionDecl, PieceSet, ZoneDecl
+from interpreter.load.schema import (
+    Definition,
+    OptionDecl,
+    PieceSet,
+    ZoneDecl,
+    data_text,
+    frozen_value,
+    plain_data,
+)
 from interpreter.run.budget import kept
 from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.machine import Env, Machine
@@ -86,7 +94,8 @@ from interpreter.run.tables import (
 if TYPE_CHECKING:
     pass
 
-BUILTIN_NAMES = ("current", "players", "seats", "turn", "directions", "orthogonal", "diagonal")
+BUILTIN_NAMES = ("current", "players", "seats", "turn", "directions", "orthogonal", "diagonal",
+                 "eliminated")
 
 
 # ---------------------------------------------------------------------------------------
@@ -331,6 +340,8 @@ class _Compiler:
                 fn = node.func.id
                 if fn in self.def_bodies:
                     found |= self.reads(fn, seen | {name})
+                elif fn == "next_seat":
+                    found.add("turn")  # passes over the seats knocked out
                 elif fn not in PURE_FUNCTIONS:
                     found.add("board")
                     if fn in PIECE_VARIABLE_READERS:
@@ -347,7 +358,7 @@ class _Compiler:
             return set()  # a comprehension's own name, an option, a zone, a value
         if isinstance(found, Constant) or name in self.game.variables:
             return {"vars"}
-        if name in ("current", "turn"):
+        if name in ("current", "turn", "eliminated"):
             return {"turn"}
         if name in ("players", "seats", "directions", "orthogonal", "diagonal"):
             return set()
@@ -544,6 +555,7 @@ class _Compiler:
             "seats": StateRead("list(range(1, env.state.players + 1))",
                                lambda env: list(range(1, env.state.players + 1))),
             "turn": StateRead("env.state.turn", lambda env: env.state.turn),
+            "eliminated": StateRead("list(env.state.out)", lambda env: list(env.state.out)),
             "directions": StateRead(repr(ALL_DIRECTIONS), lambda env: list(ALL_DIRECTIONS)),
             "orthogonal": StateRead(repr(ORTHOGONAL), lambda env: list(ORTHOGONAL)),
             "diagonal": StateRead(repr(DIAGONAL), lambda env: list(DIAGONAL)),
@@ -584,7 +596,8 @@ class _Compiler:
                 if values is None:
                     values = [None]
                 for v in values:
-                    if v is not None and v not in decl.attributes[attr].values:
+                    if (v is not None and not decl.attributes[attr].data
+                            and v not in decl.attributes[attr].values):
                         self.error(f"set '{ps.id}': '{v}' is not a value of '{attr}'", ps.loc,
                                    did_you_mean(str(v), [str(x) for x in
                                                          decl.attributes[attr].values]))
@@ -605,16 +618,18 @@ class _Compiler:
                            f"{g.budgets.pieces:,} of budgets.pieces", ps.loc,
                            hint="raise budgets.pieces if the game really needs them")
                 continue
-            pieces = [tuple(row.get(attr, v) for attr, v in zip(g.attribute_order, combo,
-                                                                  strict=True))
+            pieces = [tuple(plain_data(row.get(attr, v))
+                            for attr, v in zip(g.attribute_order, combo, strict=True))
                       for combo in itertools.product(*combos_axes) for row in rows]
             for _ in range(copies):
                 for combo in pieces:
                     for attr, v in zip(g.attribute_order, combo, strict=True):
-                        g.attributes[attr].append(v)
-                    g.piece_kind.append(tuple(combo))
-                    g.piece_kind_id.append(kind_ids.setdefault(tuple(combo), len(kind_ids)))
-                    names = {a: decl.attributes[a].names.get(v, str(v))
+                        g.attributes[attr].append(v)  # a list as the language has lists
+                    kind = frozen_value(combo)  # (data lists as tuples: a key)
+                    g.piece_kind.append(kind)
+                    g.piece_kind_id.append(kind_ids.setdefault(kind, len(kind_ids)))
+                    names = {a: data_text(v) if isinstance(v, list)
+                             else decl.attributes[a].names.get(v, str(v))
                              for a, v in zip(g.attribute_order, combo, strict=True)
                              if v is not None}
                     g.piece_names.append(namer(names))
@@ -643,6 +658,13 @@ class _Compiler:
                 elif attr in ps.each:
                     self.error(f"{where}: '{attr}' is given by 'each' already (a row gives "
                                "the attributes 'each' does not)", loc)
+                elif attributes[attr].data:
+                    checked[attr] = v  # any number, text or list, card by card
+                elif isinstance(v, list):
+                    self.error(f"{where}: '{attr}' is given a list, {data_text(v)}; an "
+                               "attribute whose values are given card by card, lists too, "
+                               f"is declared with `data: true` (e.g. {attr}: {{data: true}})",
+                               loc)
                 elif v not in attributes[attr].values:
                     self.error(f"{where}: '{v}' is not a value of '{attr}'", loc,
                                did_you_mean(str(v), [str(x) for x in
@@ -698,7 +720,7 @@ class _Compiler:
                        if v is not None and attrs[a].short]
         if with_shorts:
             return "".join(str(attrs[a].short.get(v, v)) for a, v in with_shorts)
-        return "-".join(str(v) for v in combo if v is not None)
+        return "-".join(data_text(v).replace(", ", ",") for v in combo if v is not None)
 
     def zones(self) -> None:
         g = self.game
@@ -947,6 +969,8 @@ class _Compiler:
             m.state.current = seat
             m.env.forget("turn")
             m.env.locals.clear()
+            if m.state.out and seat in m.state.out:  # knocked out while setting up
+                return m.next_seat_in(turn.pc)
             return turn.pc
         b.emit(start, usually=turn)
         b.where = (rs.key_loc("end") if rs.end else rs.key_loc("turn"),
@@ -960,7 +984,7 @@ class _Compiler:
         b.block(rs.turn)
         b.where = (rs.key_loc("end"), "the end rules")
         b.emit(lambda m: m.end_turn(turn.pc), usually=turn,
-               inline=lambda pc: inlines.end_turn(pc, g.end_rules))
+               inline=lambda pc: inlines.end_turn(pc, g.end_rules, turn.pc))
         for p in rs.procedures:
             label, params = procedures[p.id]
             b.section = Section(f"procedure {p.id}",
@@ -1126,7 +1150,8 @@ PURE_FUNCTIONS = frozenset({
     "cells", "neighbours", "offset", "row", "col", "place", "place_name", "piece_name",
     "piece_code", "value_name", "dir_name", "seat_name", "next_seat", "sum", "min", "max",
     "any", "all", "sorted", "reversed", "first", "last", "distinct", "one_of_each_kind",
-    "without", "join", "str", "abs", "range", "repeat", "owner", "zone_of", "groups"})
+    "without", "join", "str", "abs", "range", "repeat", "owner", "zone_of", "groups",
+    "reachable"})
 """Built-ins whose value depends only on their arguments and the board's layout (count
 and len are not: count(zone) counts the pieces in it)."""
 

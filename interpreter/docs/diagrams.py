@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from html import escape, unescape
 from typing import TYPE_CHECKING, Any
 
-from interpreter.load.schema import NAMED_COLOURS
+from interpreter.load.schema import NAMED_COLOURS, data_text
 from interpreter.run.view import is_empty
 
 if TYPE_CHECKING:
@@ -359,8 +359,8 @@ class PieceStyle:
     def value_glyph(self, attr: str, value: Any) -> str:
         """A value as a piece shows it: its glyph, else its short form, else itself."""
         a = self.attrs.get(attr)
-        if a is None:
-            return str(value)
+        if a is None or isinstance(value, list):
+            return data_text(value)
         if value in a.glyphs:
             return a.glyphs[value]
         return str(a.short.get(value, value))
@@ -439,11 +439,14 @@ class PieceStyle:
         if found is not None:
             return found
         a = self.attrs.get(attr)
-        index = a.values.index(value) if a is not None and value in a.values else 0
+        index = (a.values.index(value) if a is not None and not isinstance(value, list)
+                 and value in a.values else 0)
         return Paint(PALETTE[index % len(PALETTE)])
 
     def _named_paint(self, attr: str, value: Any) -> Paint | None:
         a = self.attrs.get(attr)
+        if isinstance(value, list):  # a card's data list names no colour
+            return None
         if a is not None and value in a.colours:
             return paint_of(a.colours[value])
         if str(value).lower() in COLOURS:
@@ -454,13 +457,13 @@ class PieceStyle:
     def value_label(self, attr: str, value: Any) -> str:
         """A panel's label: the value's short form, else its name."""
         a = self.attrs.get(attr)
-        if a is not None:
+        if a is not None and not isinstance(value, list):
             short = a.short.get(value)
             if short:
                 return str(short)
             if value in a.names:
                 return str(a.names[value])
-        return str(value)
+        return data_text(value)
 
     def code(self, piece: dict[str, Any]) -> str:
         """A card's code, as the game writes it (`y2$3`)."""
@@ -480,9 +483,9 @@ class PieceStyle:
 
     def _value_name(self, attr: str, v: Any) -> str:
         a = self.attrs.get(attr)
-        if a is not None and v in a.names:
+        if a is not None and not isinstance(v, list) and v in a.names:
             return str(a.names[v])
-        return str(v)
+        return data_text(v)
 
 
 def edge_layout(layout: list[list[str | None]]) -> bool:

@@ -42,7 +42,7 @@ from interpreter.docs.text import Md, as_markdown, md_escape
 from interpreter.errors import TabletopError
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr, Template
-from interpreter.load.schema import OptionDecl, definition_bodies
+from interpreter.load.schema import OptionDecl, data_text, definition_bodies, frozen_value
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
 from interpreter.run.game import Game
@@ -399,12 +399,13 @@ def _table(game: Game, ps: Any, label: str) -> dict[str, Any] | None:
     order = [a for a in game.attribute_order if any(a in row for row in ps.table)]
     counted: dict[tuple, int] = {}
     for row in ps.table:
-        key = tuple(row.get(a) for a in order)
+        key = tuple(frozen_value(row.get(a)) for a in order)
         counted[key] = counted.get(key, 0) + 1
     return {
         "title": label,
         "columns": ["Copies", *(humanize(a).capitalize() for a in order)],
-        "rows": [[str(n), *("—" if v is None else _value_list(game, a, [v])
+        "rows": [[str(n), *("—" if v is None else md_escape(data_text(v))
+                            if isinstance(v, tuple) else _value_list(game, a, [v])
                             for a, v in zip(order, key, strict=True))]
                  for key, n in counted.items()],
         "per": _each_phrase(game, {a: list(v) for a, v in ps.each.items()}),

@@ -53,11 +53,20 @@ def describe_piece(game: Game, piece: int, state: State | None = None,
     those that hold pieces or places shown as `hidden`'s seat sees them."""
     out = {attr: game.attributes[attr][piece] for attr in game.attribute_order
            if game.attributes[attr][piece] is not None}
+    if game.has_data_lists:  # a card's data lists: copies (the game's are never changed)
+        out = {attr: _copied(v) for attr, v in out.items()}
     if state is not None and state.piece_vars:
         for var, values in state.piece_vars.items():
             if values[piece] is not None:
                 out[var] = held(game, state, game.variables[var], values[piece], hidden)
     return out
+
+
+def _copied(value: Any) -> Any:
+    """A piece's data as a view shows it: lists copied, lists inside lists too."""
+    if type(value) is list:
+        return [_copied(v) for v in value]
+    return value
 
 
 def held(game: Game, state: State, var: VariableInfo, value: Any,
@@ -107,9 +116,20 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int,
             for p in stack:
                 env.temps["piece"] = p
                 shown.append(hidden_piece(game, p) if _concealed(game, zone, conceal, env)
+                             and not shown_to(state, p, seat)
                              else describe_piece(game, p, state, hidden))
             out["pieces"] = shown
+    elif state.shown and stack:
+        mine = [p for p in stack if shown_to(state, p, seat)]
+        if mine:  # shown to this seat alone (`show`): which pieces, not where in the pile
+            out["shown"] = [describe_piece(game, p, state, hidden) for p in mine]
     return out
+
+
+def shown_to(state: State, piece: int, seat: int) -> bool:
+    """Whether `piece` was shown to `seat` (`show`) and has not moved since."""
+    seats = state.shown.get(piece)
+    return seats is not None and seat in seats
 
 
 def backs(game: Game, stack: list[int]) -> dict[str, int]:
@@ -182,6 +202,7 @@ def _view(game: Game, state: State, seat: int) -> dict[str, Any]:
         "zones": zones,
         "variables": variables,
         "deciding": deciding,
+        "eliminated": list(state.out),
         "prompt": decision.prompt if decision is not None and seat in deciding else None,
         "log": redacted_log(game, state, seat, hidden),
         "over": over,
@@ -305,6 +326,8 @@ class _HiddenPieces:
     def _decide(self, piece: int) -> bool:
         game, state, seat = self.game, self.state, self.seat
         if type(piece) is not int or not 0 <= piece < len(state.loc):
+            return False
+        if state.shown and shown_to(state, piece, seat):
             return False
         site = state.loc[piece]
         zone = game.site_zone[site]
