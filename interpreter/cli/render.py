@@ -252,6 +252,9 @@ def _places(game: Game, title: str, data: dict[str, Any], colour: bool,
     if data.get("kind") == "grid":
         return grid_table(game, title, data["places"], data["rows"], data["cols"], colour,
                           compact)
+    if data.get("kind") == "hex":
+        from interpreter.cli.hex_board import hex_board  # it draws with these
+        return hex_board(game, title, data, colour, compact)
     return slots_table(game, title, data["places"], colour)
 
 
@@ -321,7 +324,7 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
         else:
             lines.extend(block)
     lines[:0] = mine
-    if compact and any(data.get("kind") == "grid" and data.get("reach") is None
+    if compact and any(data.get("kind") in ("grid", "hex") and data.get("reach") is None
                        for data in _boards_data(game, view)):
         lines.append(legend(game))
     return boards, [*lines, *legends]

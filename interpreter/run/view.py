@@ -332,3 +332,13 @@ def _all_pieces_public(game: Game) -> bool:
         found = _PUBLIC[game] = all(z.contents == "everyone" and z.conceal is None
                                     for z in game.zones.values())
     return found
+
+
+def board_cell(name: str) -> tuple[int, int] | None:
+    """A board place's (row, column) from 0, from its name as the view gives it (`c3`,
+    perhaps `zone:c3[owner]`): what the terminal and the pictures lay a hex board out
+    by. None for a name that is not a letter and a number."""
+    text = name.split(":")[-1].split("[")[0]
+    if len(text) < 2 or not ("a" <= text[0] <= "z") or not text[1:].isdigit():
+        return None
+    return int(text[1:]) - 1, ord(text[0]) - ord("a")
