@@ -239,3 +239,29 @@ def test_the_rulebook_describes_the_hex_board() -> None:
         in page
     assert "the places along the *side* side of the board" in page
     assert "Board: 6 × 6 hexes (instead of 5 × 5 hexes)" in page
+
+
+def test_a_vector_on_hexes_counts_columns_east_and_rows_north_east() -> None:
+    game = game_of(TEXT)
+    moves = {(1, 0): "d3", (0, 1): "c4", (-1, 1): "b4", (1, -1): "d2", (2, 2): "e5",
+             (-2, 0): "a3"}
+    for (dx, dy), there in moves.items():
+        assert value(game, f"place_name(offset('c3', {dx}, {dy}))") == there
+    for d, (dr, dc) in {"ne": (1, 0), "e": (0, 1), "se": (-1, 1), "sw": (-1, 0),
+                        "w": (0, -1), "nw": (1, -1)}.items():  # each direction is a vector
+        assert value(game, f"offset('c3', '{d}') == offset('c3', {dc}, {dr})")
+    assert value(game, "offset('c3', 3, 0)") is None
+    hexagon = game_of(HEXAGON)
+    assert value(hexagon, "offset('c1', -1, 0)") is None  # a cut corner is off the board
+    assert value(hexagon, "place_name(offset('c1', -1, 1))") == "b2"
+
+
+def test_the_rulebook_says_a_vector_in_words() -> None:
+    from interpreter.docs.rulebook import build_rulebook
+
+    text = TEXT.replace("define:\n", "define:\n  jump(p): offset(p, 2, -1)\n"
+                        "  step(p, dy): offset(p, 1 - 2, dy)\n  along(p, d): offset(p, d)\n", 1)
+    book = json.dumps(build_rulebook(load_ruleset_text(text, "hex.yaml")), default=str)
+    assert "the place 2 columns east and 1 row south of *p* (if there is one)" in book
+    assert "the place (1 minus 2) columns east and *dy* rows north of *p* (if there is one)" in book
+    assert "the square next to *p* towards *d*" in book
