@@ -27,7 +27,14 @@ from html import escape, unescape
 from typing import TYPE_CHECKING, Any
 
 from interpreter.load.schema import NAMED_COLOURS
-from interpreter.run.view import board_cell, is_empty
+from interpreter.run.view import (
+    COUNT_ABOVE,
+    ROW_OF_SLOTS,
+    alike,
+    board_cell,
+    is_empty,
+    one_kind,
+)
 
 if TYPE_CHECKING:
     from interpreter.run.game import Game
@@ -1018,18 +1025,28 @@ def _open_square(used: str, x: str, y: str) -> str:
 
 def _slots(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
            y: float) -> float:
+    """Numbered places: a row (ROW_OF_SLOTS or fewer) every one in order, empty ones
+    included; a field only those in use. A place of more than COUNT_ABOVE alike pieces
+    shows one of them and a badge with the count; in a game of one kind of piece (seeds)
+    every place of a row shows its count."""
     places = _places(zone_view)
+    row = len(places) <= ROW_OF_SLOTS
     used = [(n, p) for n, p in places.items() if p.get("pieces") or p.get("count")]
-    c.text(10, y + 14, f"{title}: {len(used)} of {len(places)} places in use"
-           if used else f"{title}: empty", size=14, weight="bold")
+    shown = list(places.items()) if row else used
+    if row:
+        c.text(10, y + 14, title, size=14, weight="bold")
+    else:
+        c.text(10, y + 14, f"{title}: {len(used)} of {len(places)} places in use"
+               if used else f"{title}: empty", size=14, weight="bold")
     y += 24
-    if not used:
+    if not shown:
         return y + 4
+    counts = row and one_kind(style.game)
     per_row = 8
     slot = (WIDTH - 20) / per_row
-    tallest = max(len(p.get("pieces", [])) for _, p in used)
+    tallest = max(_drawn_height(p.get("pieces")) for _, p in shown)
     room = max(60.0, min(140.0, 30 + tallest * 12))
-    for i, (name, p) in enumerate(used):
+    for i, (name, p) in enumerate(shown):
         r, col = divmod(i, per_row)
         gx, gy = 10 + col * slot, y + r * (room + 22)
         c.anchors[name] = (gx + 2, gy, slot - 4, room)
@@ -1042,11 +1059,31 @@ def _slots(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
         if pieces is None:
             c.text(gx + slot / 2, gy + room / 2, f"{p.get('count', '?')} hidden", size=9,
                    anchor="middle")
+        elif len(pieces) > COUNT_ABOVE and alike(pieces):
+            c.stack(style, pieces[:1], gx + slot / 2, gy + room - 5, slot * 0.3, room - 10)
+            _badge(c, gx + slot - 14, gy + 14, len(pieces))
         else:
             c.stack(style, pieces, gx + slot / 2, gy + room - 5, slot * 0.3, room - 10)
+            if counts:
+                _badge(c, gx + slot - 14, gy + 14, len(pieces))
         c.wrap_place(start, name)
-    rows = (len(used) + per_row - 1) // per_row
+    rows = (len(shown) + per_row - 1) // per_row
     return y + rows * (room + 22) + 4
+
+
+def _drawn_height(pieces: list[dict[str, Any]] | None) -> int:
+    """How many pieces a place draws one above the other (alike ones above COUNT_ABOVE
+    are one piece and a count)."""
+    if not pieces:
+        return 0
+    return 1 if len(pieces) > COUNT_ABOVE and alike(pieces) else len(pieces)
+
+
+def _badge(c: _Canvas, cx: float, cy: float, count: int) -> None:
+    """A place's count of pieces on a round badge at its top right."""
+    c.add(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="10" fill="#4a4338" '
+          'stroke="#ffffff" stroke-width="1.5"/>')
+    c.text(cx, cy + 4, str(count), size=11, anchor="middle", weight="bold", fill="#fff")
 
 
 def _kinds(style: PieceStyle, pieces: list[dict[str, Any]]) -> list[tuple[dict, int]]:

@@ -342,3 +342,24 @@ def board_cell(name: str) -> tuple[int, int] | None:
     if len(text) < 2 or not ("a" <= text[0] <= "z") or not text[1:].isdigit():
         return None
     return int(text[1:]) - 1, ord(text[0]) - ord("a")
+
+
+ROW_OF_SLOTS = 16
+"""A slots zone of at most this many places is a row (of pits, of market places): every
+place is shown in order, empty ones included; a larger one (a field of free stacks) lists
+only the places in use."""
+COUNT_ABOVE = 3
+"""A place holding more than this many pieces, all alike, shows how many (and one of
+them) instead of each piece."""
+
+
+def alike(pieces: list[dict[str, Any]] | None) -> bool:
+    """Whether a place's pieces are all alike and all seen (so a count says it all)."""
+    return bool(pieces) and not pieces[0].get("hidden") and all(  # type: ignore[index]
+        p == pieces[0] for p in pieces)  # type: ignore[union-attr]
+
+
+def one_kind(game: Game) -> bool:
+    """Whether every piece of the game is alike (a sowing game's seeds): a row of places
+    then shows each place's count, its pieces' look telling nothing."""
+    return len(set(game.piece_kind_id)) == 1
