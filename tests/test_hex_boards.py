@@ -265,3 +265,12 @@ def test_the_rulebook_says_a_vector_in_words() -> None:
     assert "the place 2 columns east and 1 row south of *p* (if there is one)" in book
     assert "the place (1 minus 2) columns east and *dy* rows north of *p* (if there is one)" in book
     assert "the square next to *p* towards *d*" in book
+
+
+def test_the_hex_games_scenarios_pass() -> None:
+    from interpreter.scenarios.runner import run_scenario_files
+
+    results = run_scenario_files([HEX.with_name("hex.tests.yaml"),
+                                  HEX.with_name("sowing.tests.yaml")])
+    assert len(results) == 4
+    assert all(r.passed for r in results), [r for r in results if not r.passed]

@@ -1201,7 +1201,7 @@ def _marks(c: _Canvas, game: Game, arrows: Iterable[Arrow],
             x, y = c.ports[place]
             _tag(c, x - 4, y - 8, word)
         elif box is not None:
-            _highlight(c, box, word)
+            _highlight(c, box, word, c.outlines.get(place))
     for a in drawn:
         _arrow(c, _port(c, a.start), _port(c, a.end), a.count)
 
@@ -1214,11 +1214,17 @@ def _port(c: _Canvas, place: str) -> tuple[float, float, float, float]:
     return (point[0] - 12, point[1] - 12, 24.0, 24.0)
 
 
-def _highlight(c: _Canvas, box: tuple[float, float, float, float], word: str) -> None:
+def _highlight(c: _Canvas, box: tuple[float, float, float, float], word: str,
+               outline: str | None = None) -> None:
+    """A dashed outline round a place (its own shape where it has one: a hex) and a tag."""
     x, y, w, h = box
-    c.add(f'<rect x="{_num(x + 1.5)}" y="{_num(y + 1.5)}" width="{_num(w - 3)}" '
-          f'height="{_num(h - 3)}" rx="4" fill="none" stroke="{MARK}" stroke-width="3" '
-          'stroke-dasharray="7,4"/>')
+    if outline is not None:
+        c.add(f'<polygon points="{outline}" fill="none" stroke="{MARK}" stroke-width="3" '
+              'stroke-dasharray="7,4"/>')
+    else:
+        c.add(f'<rect x="{_num(x + 1.5)}" y="{_num(y + 1.5)}" width="{_num(w - 3)}" '
+              f'height="{_num(h - 3)}" rx="4" fill="none" stroke="{MARK}" stroke-width="3" '
+              'stroke-dasharray="7,4"/>')
     tag = 12 + _ems(word) * 10.5
     _tag(c, x + w - tag - 4, max(y - 6, 1.0), word)  # on the top edge, at the right
 
