@@ -84,7 +84,13 @@ from interpreter.errors import RuleError, TabletopError
 from interpreter.primitives.decisions import Choose
 from interpreter.run.game import Game, show_value
 from interpreter.run.state import State
-from interpreter.run.tables import ALL_DIRECTIONS, DIAGONAL, DIRECTION_NAMES, ORTHOGONAL
+from interpreter.run.tables import (
+    ALL_DIRECTIONS,
+    DIAGONAL,
+    DIRECTION_NAMES,
+    HEX_ORDER,
+    ORTHOGONAL,
+)
 from interpreter.run.view import view
 
 MAX_ACTIONS = 2**31 - 1
@@ -325,7 +331,8 @@ def _shape(game: Game, option: Any) -> tuple[tuple[str, ...], tuple[_Part, ...]]
 
 
 _UNKNOWN = object()
-_BUILTIN_LISTS = {"directions": ALL_DIRECTIONS, "orthogonal": ORTHOGONAL, "diagonal": DIAGONAL}
+_BUILTIN_LISTS = {"directions": ALL_DIRECTIONS, "orthogonal": ORTHOGONAL, "diagonal": DIAGONAL,
+                  "hex_directions": HEX_ORDER}
 _SAME_ELEMENTS = {"sorted", "reversed", "distinct", "shuffled", "without", "one_of_each_kind"}
 
 

@@ -45,7 +45,9 @@ from interpreter.compile.functions import (
     DIRECTION_NAMES,
     DIRECTIONS,
     FUNCTIONS,
+    HEX_ORDER,
     ORTHOGONAL,
+    board_directions,
 )
 from interpreter.compile.program import (
     PAUSE,
@@ -94,8 +96,11 @@ from interpreter.run.tables import (
 if TYPE_CHECKING:
     pass
 
+_BOARDS = ("grid", "hex")
+"""Zone kinds laid out as boards: places with a row and a column, named a1, b1 …"""
+
 BUILTIN_NAMES = ("current", "players", "seats", "turn", "directions", "orthogonal", "diagonal",
-                 "eliminated")
+                 "hex_directions", "eliminated")
 
 
 # ---------------------------------------------------------------------------------------
@@ -148,6 +153,7 @@ class _Compiler:
         of players, computed once per Game (filled in when the Game is complete)."""
         self.hooks = CodeHooks(self.definition_body, self.definition_function, self.scope,
                                offsets=self.offset_tables, neighbours=self.neighbour_table,
+                               vectors=self.vector_table,
                                small=self.small)
         self.board_ready = False
         self.tables: dict[Any, Any] = {}
@@ -193,13 +199,30 @@ class _Compiler:
         found = self.tables.get(key)
         if found is None:
             g = self.game
-            grid = [s for s, rc in enumerate(g.site_rc) if rc is not None]
-            found = self.tables[key] = {d: {s: g.offset(s, d, distance) for s in grid}
+            grid = self.board_places()
+            found = self.tables[key] = {d: {s: g.offset(s, d, distance) for s in grid
+                                            if d in board_directions(g.site_zone[s])}
                                         for d in ALL_DIRECTIONS}
         return found
 
+    def board_places(self) -> list[int]:
+        return [s for s, rc in enumerate(self.game.site_rc) if rc is not None]
+
+    def vector_table(self, dx: int, dy: int) -> dict[int, int | None] | None:
+        """Board place → the place dx columns east and dy rows north (offset(p, dx, dy))."""
+        if not self.board_ready:
+            return None
+        key = ("vector", dx, dy)
+        found = self.tables.get(key)
+        if found is None:
+            g = self.game
+            found = self.tables[key] = {s: g.shift(s, dx, dy) for s in self.board_places()}
+        return found
+
     def neighbour_table(self, dirs: tuple[str, ...] | None) -> dict[int, list[int]] | None:
-        """Grid square → its neighbours in `dirs` (all eight when None)."""
+        """Board place → its neighbours in `dirs` (all its board's directions when None:
+        eight on a grid, six on hexes); a place without all of `dirs` is left out (the
+        built-in tells what is wrong)."""
         if not self.board_ready or any(d not in DIRECTIONS for d in dirs or ()):
             return None
         key = ("neighbours", dirs)
@@ -207,9 +230,9 @@ class _Compiler:
         if found is None:
             g = self.game
             found = self.tables[key] = {
-                s: [t for d in (dirs or ALL_DIRECTIONS)
-                    if (t := g.offset(s, d, 1)) is not None]
-                for s, rc in enumerate(g.site_rc) if rc is not None}
+                s: [t for d in (dirs or ways) if (t := g.offset(s, d, 1)) is not None]
+                for s in self.board_places()
+                if set(dirs or ()) <= set(ways := board_directions(g.site_zone[s]))}
         return found
 
     def definition_function(self, name: str) -> Callable[..., Any]:
@@ -360,7 +383,8 @@ class _Compiler:
             return {"vars"}
         if name in ("current", "turn", "eliminated"):
             return {"turn"}
-        if name in ("players", "seats", "directions", "orthogonal", "diagonal"):
+        if name in ("players", "seats", "directions", "orthogonal", "diagonal",
+                    "hex_directions"):
             return set()
         return set(CHANGES)
 
@@ -559,6 +583,7 @@ class _Compiler:
             "directions": StateRead(repr(ALL_DIRECTIONS), lambda env: list(ALL_DIRECTIONS)),
             "orthogonal": StateRead(repr(ORTHOGONAL), lambda env: list(ORTHOGONAL)),
             "diagonal": StateRead(repr(DIAGONAL), lambda env: list(DIAGONAL)),
+            "hex_directions": StateRead(repr(HEX_ORDER), lambda env: list(HEX_ORDER)),
         })
 
     def pieces(self) -> list[tuple[str, int | None, Any]]:
@@ -739,17 +764,19 @@ class _Compiler:
                            hint="raise budgets.places if the game really needs them")
                 info.per_owner = 1
             g.zones[z.id] = info
+            boards = any(zz.kind in _BOARDS for zz in list(g.zones.values())[:-1])
+            hexes = list(info.cells) if info.kind == "hex" else []
             for owner in range(info.owners):
                 for i in range(info.per_owner):
                     site = len(g.site_name)
                     g.site_zone.append(info)
                     g.site_owner.append(owner + 1 if z.per_seat else None)
-                    if info.kind == "grid":
-                        r, c = divmod(i, info.cols)
+                    if info.kind in _BOARDS:
+                        r, c = hexes[i] if hexes else divmod(i, info.cols)
                         g.site_rc.append((r, c))
                         name = (f"{c - info.reach},{r - info.reach}" if info.reach is not None
                                 else f"{string.ascii_lowercase[c]}{r + 1}")
-                        if any(zz.kind == "grid" for zz in list(g.zones.values())[:-1]):
+                        if boards:
                             name = f"{z.id}:{name}"
                     else:
                         g.site_rc.append(None)
@@ -790,16 +817,53 @@ class _Compiler:
                 self.error(f"grid zone '{z.id}' has more than 26 columns", z.loc)
                 info.cols = 26
             info.per_owner = info.rows * info.cols
+        elif z.kind == "hex":
+            self.hex_layout(z, info)
         elif z.kind == "slots":
             if z.size is None:
                 self.error(f"slots zone '{z.id}' needs a size", z.loc)
             info.per_owner = self.constant(z.size, f"zone '{z.id}' size", 1)
         else:
             for key, value in (("rows", z.rows), ("cols", z.cols), ("size", z.size),
-                               ("reach", z.reach)):
+                               ("reach", z.reach), ("side", z.side)):
                 if value is not None:
                     self.error(f"a pile has no {key}", value.loc)
+        if z.side is not None and z.kind in ("grid", "slots"):
+            self.error(f"a {z.kind} zone has no side (side gives a hexagon-shaped board of "
+                       "kind: hex)", z.side.loc)
         return info
+
+    def hex_layout(self, z: ZoneDecl, info: ZoneInfo) -> None:
+        """A hex board: a rhombus of rows × cols hexes, or a hexagon of `side` hexes a side
+        (a rhombus of 2 × side − 1 a side without two opposite corners)."""
+        if z.reach is not None or z.size is not None:
+            key = "reach" if z.reach is not None else "size"
+            self.error(f"a hex board has no {key}: give rows and cols, or side",
+                       z.key_loc(key) or z.loc)
+        if z.side is not None:
+            if z.rows is not None or z.cols is not None:
+                self.error(f"hex zone '{z.id}' has a side, so no rows or cols: a hexagon's "
+                           "rows and columns follow from its side", z.key_loc("side") or z.loc)
+            info.side = self.constant(z.side, f"zone '{z.id}' side", 1)
+            if info.side > 13:
+                self.error(f"hex zone '{z.id}' has a side of {info.side}: at most 13 (25 "
+                           "columns, a to y)", z.key_loc("side") or z.loc)
+                info.side = 13
+            info.rows = info.cols = 2 * info.side - 1
+        else:
+            if z.rows is None or z.cols is None:
+                self.error(f"hex zone '{z.id}' needs rows and cols (a rhombus, as Hex's "
+                           "board) or side (a hexagon)", z.loc)
+            info.rows = self.constant(z.rows, f"zone '{z.id}' rows", 1)
+            info.cols = self.constant(z.cols, f"zone '{z.id}' cols", 1)
+            if info.cols > 26:
+                self.error(f"hex zone '{z.id}' has more than 26 columns", z.loc)
+                info.cols = 26
+        info.cells = {(r, c): 0 for r in range(info.rows) for c in range(info.cols)
+                      if info.holds(r, c)}
+        for i, rc in enumerate(info.cells):
+            info.cells[rc] = i
+        info.per_owner = len(info.cells)
 
     def place_pieces(self, starts: list[tuple[str, int | None, Any]]) -> None:
         g = self.game
@@ -1151,7 +1215,7 @@ PURE_FUNCTIONS = frozenset({
     "piece_code", "value_name", "dir_name", "seat_name", "next_seat", "sum", "min", "max",
     "any", "all", "sorted", "reversed", "first", "last", "distinct", "one_of_each_kind",
     "without", "join", "str", "abs", "range", "repeat", "owner", "zone_of", "groups",
-    "reachable"})
+    "reachable", "border"})
 """Built-ins whose value depends only on their arguments and the board's layout (count
 and len are not: count(zone) counts the pieces in it)."""
 

@@ -215,7 +215,7 @@ def _zones(game: Game, moved: list[tuple[str, str]]) -> list[str]:
     entered in its shown moves (in the game's order of zones)."""
     touched = {game.site_zone[game.site_by_name[name]].id for pair in moved for name in pair}
     chosen = [z for z, info in game.zones.items() if info.on_table
-              and (info.kind == "grid" or z in touched)]
+              and (info.kind in ("grid", "hex") or z in touched)]
     return chosen or [z for z, info in game.zones.items() if info.on_table]
 
 

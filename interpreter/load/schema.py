@@ -332,12 +332,18 @@ class ZoneDecl(Node):
 
     id: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
     label: str | None = None
-    kind: Literal["grid", "pile", "slots"] = Field(
+    kind: Literal["grid", "hex", "pile", "slots"] = Field(
         description="grid: rows × cols squares, each a stack (or an open grid, with "
-                    "`reach`); pile: one ordered pile (deck, hand, supply); slots: numbered "
-                    "places without geometry (a field)")
+                    "`reach`); hex: a board of hexagons, rows × cols in a rhombus (as Hex's "
+                    "board) or a hexagon with `side` hexes along each side, named like a "
+                    "grid's squares (a1 bottom left), six directions ne, e, se, sw, w, nw; "
+                    "pile: one ordered pile (deck, hand, supply); slots: numbered places "
+                    "without geometry (a field, a row of pits)")
     rows: Expr | None = None
     cols: Expr | None = None
+    side: Expr | None = Field(
+        default=None, description="kind: hex, instead of rows and cols: a hexagon-shaped "
+        "board with this many hexes along each of its six sides (2 × side − 1 rows)")
     reach: Expr | None = Field(
         default=None, description="an open grid (instead of rows and cols): a table with no "
         "edge the game can reach, its squares named x,y from the centre 0,0 (x to the east, y "

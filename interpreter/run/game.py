@@ -23,6 +23,8 @@ from interpreter.run.state import State
 from interpreter.run.tables import (
     ALL_DIRECTIONS,
     DIRECTIONS,
+    HEX_DIRECTIONS,
+    HEX_ORDER,
     ChoiceSpec,
     Compiled,
     Decision,
@@ -147,21 +149,46 @@ class Game:
         return exc
 
     def offset(self, site: int, direction: Any, distance: Any = 1) -> int | None:
+        """The place `distance` steps `direction` of a board's place (None off the board)."""
         rc = self.site_rc[site]
         if rc is None:
             raise RuleError(f"offset() works on grid squares, not on {self.site_name[site]}")
-        step = DIRECTIONS.get(direction)
+        zone = self.site_zone[site]
+        hexes = zone.kind == "hex"
+        step = (HEX_DIRECTIONS if hexes else DIRECTIONS).get(direction)
         if step is None:
+            if hexes:
+                shown = repr(direction[:20]) if isinstance(direction, str) else kind_of(
+                    direction)
+                raise RuleError(f"a hex board has no direction {shown} (use one of "
+                                f"{', '.join(HEX_ORDER)})")
             raise RuleError(f"unknown direction {kind_of(direction)} (use one of "
                             f"{', '.join(ALL_DIRECTIONS)})")
         if type(distance) is not int:
             raise RuleError("offset(): the distance must be a whole number, got "
                             f"{kind_of(distance)}")
-        zone = self.site_zone[site]
-        r = rc[0] + step[0] * distance
-        c = rc[1] + step[1] * distance
+        return self._at(site, rc, zone, step[0] * distance, step[1] * distance)
+
+    def shift(self, site: int, dx: Any, dy: Any) -> int | None:
+        """offset(place, dx, dy): the place dx columns east and dy rows north of a board's
+        place (on a hex board, a row north is a step north-east), None off the board."""
+        rc = self.site_rc[site]
+        if rc is None:
+            raise RuleError(f"offset() works on grid squares, not on {self.site_name[site]}")
+        if type(dx) is not int or type(dy) is not int:
+            bad = dy if type(dx) is int else dx
+            raise RuleError("offset(place, dx, dy): the columns and rows must be whole "
+                            f"numbers, got {kind_of(bad)}")
+        return self._at(site, rc, self.site_zone[site], dy, dx)
+
+    @staticmethod
+    def _at(site: int, rc: tuple[int, int], zone: ZoneInfo, dr: int, dc: int) -> int | None:
+        r, c = rc[0] + dr, rc[1] + dc
+        if zone.cells:  # a hex board: its places by (row, column)
+            found = zone.cells.get((r, c))
+            return None if found is None else site - zone.cells[rc] + found
         if 0 <= r < zone.rows and 0 <= c < zone.cols:
-            return zone.first + r * zone.cols + c
+            return site + dr * zone.cols + dc
         return None
 
     # -- states -------------------------------------------------------------------------

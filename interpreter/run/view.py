@@ -355,3 +355,34 @@ def _all_pieces_public(game: Game) -> bool:
         found = _PUBLIC[game] = all(z.contents == "everyone" and z.conceal is None
                                     for z in game.zones.values())
     return found
+
+
+def board_cell(name: str) -> tuple[int, int] | None:
+    """A board place's (row, column) from 0, from its name as the view gives it (`c3`,
+    perhaps `zone:c3[owner]`): what the terminal and the pictures lay a hex board out
+    by. None for a name that is not a letter and a number."""
+    text = name.split(":")[-1].split("[")[0]
+    if len(text) < 2 or not ("a" <= text[0] <= "z") or not text[1:].isdigit():
+        return None
+    return int(text[1:]) - 1, ord(text[0]) - ord("a")
+
+
+ROW_OF_SLOTS = 16
+"""A slots zone of at most this many places is a row (of pits, of market places): every
+place is shown in order, empty ones included; a larger one (a field of free stacks) lists
+only the places in use."""
+COUNT_ABOVE = 3
+"""A place holding more than this many pieces, all alike, shows how many (and one of
+them) instead of each piece."""
+
+
+def alike(pieces: list[dict[str, Any]] | None) -> bool:
+    """Whether a place's pieces are all alike and all seen (so a count says it all)."""
+    return bool(pieces) and not pieces[0].get("hidden") and all(  # type: ignore[index]
+        p == pieces[0] for p in pieces)  # type: ignore[union-attr]
+
+
+def one_kind(game: Game) -> bool:
+    """Whether every piece of the game is alike (a sowing game's seeds): a row of places
+    then shows each place's count, its pieces' look telling nothing."""
+    return len(set(game.piece_kind_id)) == 1
