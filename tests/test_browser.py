@@ -251,6 +251,29 @@ def test_board_clicks_narrow_the_options_then_choose(server: Running, browser: A
     assert f"{code}-{target}" in log
 
 
+def test_a_hex_board_is_drawn_as_hexes_and_played_by_clicking_one(tmp_path: Path,
+                                                                  browser: Any) -> None:
+    hexes = Path(__file__).parent / "rulesets" / "hex.yaml"
+    with Running(tmp_path / "games", extra={"little-hex": hexes}) as running:
+        made = running.create(ruleset="little-hex", players=2,
+                              seats={"1": "human", "2": "random"}, seed=2)
+        page = open_page(browser, running, made["links"]["1"])
+        assert wait_turn(page) == "mine"
+        frames = page.locator("#board .tt-place polygon.tt-frame")
+        assert frames.count() == 25  # one hexagon outline per hex of the 5 × 5 rhombus
+        hot = page.locator("#board .tt-place.tt-hot")
+        assert hot.count() == page.locator("#options button.option").count() == 25
+        target = page.locator('#board .tt-place[data-place="c3"]')
+        before = version(page)
+        assert click_svg(page, target)
+        wait_moved(page, before)
+        assert "c3" in page.locator("#log").inner_text()
+        assert wait_turn(page) == "mine"
+        assert page.locator("#board .tt-place.tt-hot").count() == 23
+        page.screenshot(path=str(SHOTS / "tabletop-browser-hex.png"), full_page=True)
+        assert not page.js_errors, page.js_errors
+
+
 def _hidden_codes(table: Any, seat: int, other: int) -> set[str]:
     """Codes of the pieces in `seat`'s hand-like places that `other` may not see and
     that show nowhere in `other`'s view (so they must not reach `other` at all)."""

@@ -73,6 +73,8 @@ ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "curre
               # instructions written into stretches (compile.inlines)
               "_cache", "forget", "finish", "text", "clear", "seat_index", "pop", "insert",
               "move", "loc", "site_zone", "remove",
+              # seats knocked out and pieces shown to some seats (eliminate, show)
+              "out", "next_seat_in", "shown",
               # an option's values that hold lists are measured (run.budget)
               "isdisjoint"}
 
@@ -145,8 +147,9 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
                            "{}[{}]", "[{}, {}]", "offset({}, {})", "max({}, {})",
                            "[z for z in {} if z != {}]", "all(z != {} for z in {})",
                            "any(z == {} for z in {})", "{} < {} < 3",
-                           "[(a, b) for a in {} for b in {}]", "key_after({}, {})"])
-    three = st.sampled_from(["{} if {} else {}", "offset({}, {}, {})",
+                           "[(a, b) for a in {} for b in {}]", "key_after({}, {})",
+                           "reachable({}, {})"])
+    three = st.sampled_from(["{} if {} else {}", "offset({}, {}, {})", "reachable({}, {}, {})",
                              "[a for a in {} if a != {} if a != {}]"])
     return st.one_of(
         st.tuples(one, inner).map(lambda t: t[0].format(f"({t[1]})")),
@@ -187,6 +190,18 @@ def test_random_expressions_give_the_same_value_error_and_steps(text: str, x: An
     ("(null).colour", ("value", "None")),
     ("neighbours('a1', orthogonal)", ("value", None)),
     ("place_name(offset('a1', 'n'))", ("value", "'a2'")),
+    # a move by a vector: columns east, rows north; off the board is null
+    ("place_name(offset('a1', 1, 2))", ("value", "'b3'")),
+    ("place_name(offset('c3', -2, -2))", ("value", "'a1'")),
+    ("offset('e5', 1, 0)", ("value", "None")),
+    ("offset('c3', 0, -3)", ("value", "None")),
+    ("[place_name(offset(s, 1, 1)) for s in cells(board) if offset(s, 1, 1) != null]",
+     ("value", None)),
+    ("offset('c3', 1)", ("error", "offset(place, dx, dy) needs both the columns and the "
+                                  "rows (or a direction such as 'n', not 1)")),
+    ("offset('c3', 1, 'n')", ("error", "offset(place, dx, dy): the columns and rows must "
+                                       "be whole numbers, got the text 'n'")),
+    ("offset(x, 1, -1)", ("value", None)),
 ])
 def test_the_careful_path_takes_over_for_rare_values(text: str, expected: tuple) -> None:
     fast = _outcome(_GAME, text, 0, 0)

@@ -93,3 +93,77 @@ def test_a_confirmed_table_is_not_marked() -> None:
     page = render_game(environment(), build_rulebook(confirmed), print_link=None)
     assert "provisional" not in page
     assert "#### Fish card\n" in page
+
+
+# -- data that are lists: a movement card's pattern ------------------------------------------
+MOVE_CARDS = Path(__file__).resolve().parent / "rulesets" / "move_cards.yaml"
+
+
+def test_a_table_may_give_lists_to_an_attribute_declared_as_data() -> None:
+    game = load_game(MOVE_CARDS)
+    patterns = [p for p in game.attributes["pattern"] if p is not None]
+    assert patterns == [[[0, 2], [0, -1]], [[-2, 0], [2, 0], [0, 1]], [[1, 0], [0, 1], [0, -1]]]
+    # different patterns, different kinds of piece (the kinds are keys: tuples)
+    assert len({game.piece_kind_id[p] for p in range(game.n_pieces)}) == game.n_pieces
+    state = game.new_state(2, 0)
+    env = game.env(state)
+    tiger = game.compile_expression("first([c for c in pieces(cards) if c.title == tiger])")(env)
+    env.temps["x"] = tiger
+    for text, value in [("[d[0] for d in x.pattern]", [0, 0]), ("len(x.pattern)", 2),
+                        ("x.pattern == [[0, 2], [0, -1]]", True), ("x.pattern[1][1]", -1),
+                        ("[0, 2] in x.pattern", True)]:
+        assert game.compile_expression(text, temps=["x"])(env) == value, text
+    assert [o.notation for o in game.legal_options(state, 1)] == [
+        "tiger-c3", "crab-a1", "crab-e1", "crab-c2", "ox-d1", "ox-c2"]
+
+
+def test_views_states_and_both_ways_of_running_keep_the_lists() -> None:
+    import json
+
+    from interpreter.run.playout import make_agents, play_game
+    from interpreter.run.view import view
+    game = load_game(MOVE_CARDS)
+    careful = compile_game(load(MOVE_CARDS), generate=False)
+    state = game.new_state(2, 0)
+    cards = view(game, state, 1)["zones"]["cards"]["pieces"]
+    assert cards[0] == {"kind": "card", "title": "tiger", "pattern": [[0, 2], [0, -1]]}
+    assert json.loads(json.dumps(cards)) == cards
+    assert game.piece_like(cards[0]) is not None
+    cards[0]["pattern"][0][0] = 99  # a view's lists are copies: the game's stay as they are
+    assert view(game, state, 1)["zones"]["cards"]["pieces"][0]["pattern"] == [[0, 2], [0, -1]]
+    for seed in range(4):
+        a = play_game(game, 2, seed, make_agents(2, seed))
+        b = play_game(careful, 2, seed, make_agents(2, seed))
+        assert a.decisions == b.decisions and a.winners == b.winners
+
+
+def test_the_rulebook_and_the_terminal_show_a_list_as_it_is_written() -> None:
+    from rich.console import Console
+
+    from interpreter.cli.render import render_view
+    from interpreter.run.view import view
+    book = build_rulebook(load(MOVE_CARDS))
+    page = render_game(environment(), book, print_link=None)
+    assert "\\[\\[0, 2\\], \\[0, -1\\]\\]" in page or "[[0, 2], [0, -1]]" in page
+    game = load_game(MOVE_CARDS)
+    console = Console(width=200, record=True)
+    console.print(render_view(game, view(game, game.new_state(2, 0), 1), colour=False))
+    assert "card tiger ([[0, 2], [0, -1]])" in console.export_text()
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("    pattern:\n      data: true\n", "    pattern:\n      values: [1]\n",
+     "row 1 of its table: 'pattern' is given a list, [[0, 2], [0, -1]]; an attribute whose "
+     "values are given card by card, lists too, is declared with `data: true`"),
+    ("    pattern:\n      data: true\n", "    pattern: {}\n",
+     "an attribute needs its `values` (or `data: true`"),
+    ("{title: tiger, pattern: [[0, 2], [0, -1]]}", "{title: tiger, pattern: [[0, 2.5]]}",
+     "a piece's data holds whole numbers, texts and lists of them, not 2.5"),
+])
+def test_a_wrong_list_is_told_where_it_is(old: str, new: str, message: str) -> None:
+    text = MOVE_CARDS.read_text(encoding="utf-8")
+    assert old in text
+    with pytest.raises(RulesetError) as info:
+        compile_game(load_ruleset_text(text.replace(old, new, 1), "bad.yaml"))
+    assert any(message in d.message for d in info.value.diagnostics), info.value
+    assert all(d.location is not None for d in info.value.diagnostics)

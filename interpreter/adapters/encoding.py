@@ -46,7 +46,7 @@ size per game (seats are counted up to the game's most, whatever the seat count)
 four parts:
 
 - header: which seat observes, who is current, who decides now, the winners (known
-  at the end), whether the game is over, the turn;
+  at the end), the seats knocked out (`eliminate`), whether the game is over, the turn;
 - variables: for every variable (per seat: every seat's value) whether the seat sees
   it, and its value as numbers (see `ObservationEncoder.value_features`);
 - pieces: one slot per piece of the game, filled in the order of the places and, in a
@@ -84,7 +84,13 @@ from interpreter.errors import RuleError, TabletopError
 from interpreter.primitives.decisions import Choose
 from interpreter.run.game import Game, show_value
 from interpreter.run.state import State
-from interpreter.run.tables import ALL_DIRECTIONS, DIAGONAL, DIRECTION_NAMES, ORTHOGONAL
+from interpreter.run.tables import (
+    ALL_DIRECTIONS,
+    DIAGONAL,
+    DIRECTION_NAMES,
+    HEX_ORDER,
+    ORTHOGONAL,
+)
 from interpreter.run.view import view
 
 MAX_ACTIONS = 2**31 - 1
@@ -325,7 +331,8 @@ def _shape(game: Game, option: Any) -> tuple[tuple[str, ...], tuple[_Part, ...]]
 
 
 _UNKNOWN = object()
-_BUILTIN_LISTS = {"directions": ALL_DIRECTIONS, "orthogonal": ORTHOGONAL, "diagonal": DIAGONAL}
+_BUILTIN_LISTS = {"directions": ALL_DIRECTIONS, "orthogonal": ORTHOGONAL, "diagonal": DIAGONAL,
+                  "hex_directions": HEX_ORDER}
 _SAME_ELEMENTS = {"sorted", "reversed", "distinct", "shuffled", "without", "one_of_each_kind"}
 
 
@@ -558,6 +565,7 @@ class ObservationEncoder:
         self._add("current", [0.0] * n, [1.0] * n)
         self._add("deciding", [0.0] * n, [1.0] * n)
         self._add("winners", [0.0] * n, [1.0] * n)
+        self._add("eliminated", [0.0] * n, [1.0] * n)
         self._add("over", [0.0], [1.0])
         self._add("turn", [0.0], [float(budgets.turns_per_game + 1)])
         var_low: list[float] = []
@@ -596,14 +604,15 @@ class ObservationEncoder:
         if seen is None:
             return array("f", bytes(4 * self.observation_size))
         n = self.seats
-        head = [0.0] * (4 * n + 2)
+        head = [0.0] * (5 * n + 2)
         for at, values in ((0, [seen["seat"]]), (n, [seen["current"]]),
-                           (2 * n, seen["deciding"]), (3 * n, seen["winners"] or ())):
+                           (2 * n, seen["deciding"]), (3 * n, seen["winners"] or ()),
+                           (4 * n, seen.get("eliminated", ()))):
             for s in values:
                 if type(s) is int and 1 <= s <= n:
                     head[at + s - 1] = 1.0
-        head[4 * n] = 1.0 if seen["over"] else 0.0
-        head[4 * n + 1] = float(seen["turn"])
+        head[5 * n] = 1.0 if seen["over"] else 0.0
+        head[5 * n + 1] = float(seen["turn"])
         shown = seen["variables"]
         for var in self.game.variables.values():
             if var.per_piece:
@@ -697,6 +706,9 @@ class ObservationEncoder:
             backs = place.get("backs") or {}
             pieces = [{"hidden": True, "back": b} for b, k in backs.items() for _ in range(k)]
             pieces += [{"hidden": True}] * (place.get("count", 0) - len(pieces))
+            shown = place.get("shown")
+            if shown:  # pieces shown to this seat (`show`): first, where they lie unknown
+                pieces = [*shown, *pieces[len(shown):]]
         height = len(pieces)
         for i, piece in enumerate(pieces):
             key = (site, i, height)
@@ -799,6 +811,16 @@ def returns(game: Game, state: State) -> list[float]:
                 total += _compare(s in winners, keys[s], t in winners, keys[t])
         out.append(total / (n - 1))
     return out
+
+
+def knocked_out_return(state: State, seat: int) -> float:
+    """The return of a seat knocked out (`eliminate`) when it goes out, for adapters that
+    let it leave then (PettingZoo): above each seat out before it, below every other."""
+    n = state.players
+    if n == 1:
+        return -1.0
+    before = state.out.index(seat)
+    return (before - (n - 1 - before)) / (n - 1)
 
 
 def _compare(won: bool, key: tuple, other_won: bool, other_key: tuple) -> int:

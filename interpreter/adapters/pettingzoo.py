@@ -19,7 +19,10 @@
   `information_state=True`), and `action_mask`, int8, 1 for the agent's legal actions
   (all 0 when it is not its turn).
 - Rewards come at the end only: the returns of `encoding.returns` (winners +1 against
-  each other seat, in [-1, 1], summing to 0).
+  each other seat, in [-1, 1], summing to 0). A seat knocked out of the game
+  (`eliminate`) is done at once: its agent is terminated, with its standing as it goes
+  out as its reward (above each seat out before it, below every other), takes its last
+  (None) step before anyone else acts, and never acts again.
 - Seeds: `reset(seed=s)` deals the engine's game with seed `s`; later resets without a
   seed deal `s + 1`, `s + 2`, ... (like `tabletop simulate --seed s`). Before any seed
   is given, games are dealt from a random seed. The ruleset's options are fixed when
@@ -46,6 +49,7 @@ from interpreter.adapters.encoding import (
     ActionEncoder,
     Legal,
     ObservationEncoder,
+    knocked_out_return,
     returns,
     seat_view,
 )
@@ -141,6 +145,9 @@ class TabletopEnv(AECEnv):
         self._select()
         if state.over:  # a finished game: nothing is left but the agents' last steps
             self.terminations = dict.fromkeys(self.agents, True)
+        elif state.out:  # seats already knocked out
+            self._knock_out()
+            self._deads_step_first()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -163,10 +170,24 @@ class TabletopEnv(AECEnv):
                 if a in self.rewards:
                     self.rewards[a] = value
                     self.terminations[a] = True
+        else:
+            self._knock_out()
         self._accumulate_rewards()
         self._select()
+        if not self.engine_state.over:
+            self._deads_step_first()  # an agent knocked out takes its last step first
         if self.render_mode == "human":
             self.render()
+
+    def _knock_out(self) -> None:
+        """Seats knocked out of the game (`eliminate`) are done: they never act again, and
+        their reward is their standing as they go out."""
+        assert self.engine_state is not None
+        for seat in self.engine_state.out:
+            agent = self.possible_agents[seat - 1]
+            if agent in self.terminations and not self.terminations[agent]:
+                self.terminations[agent] = True
+                self.rewards[agent] = knocked_out_return(self.engine_state, seat)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.engine_state is not None

@@ -17,7 +17,9 @@ the rest at random:
 - what other seats have already chosen in secret at the decision being taken is
   forgotten (that they have chosen is not): they choose again, at random, in the
   sample;
-- the game's random generator is drawn anew.
+- the game's random generator is drawn anew;
+- a hidden piece shown to other seats (`show`) is, in the sample, whichever piece is
+  dealt where it lies: that it was shown, and to whom, is known, not which piece it is.
 
 What is kept: the visible pieces where they lie, the visible variables, how many
 pieces lie in each place (no bundled game hides a count), and the machine's place in
@@ -65,6 +67,7 @@ class InformationSet:
                            key=lambda p: (tuple(repr(values[p]) for values in attrs), p))
             self.groups.append((slots[back], group))
         self.pieces = [p for _, group in self.groups for p in group]
+        self.hidden_set = hidden_here = set(self.pieces)
         self.secret_vars, self.secret_seat_vars = self._secret_variables(state)
         self.held = [var for var in game.variables.values() if var.holds == "pieces"
                      and not var.per_piece and var.visible_to != "nobody"]
@@ -78,6 +81,10 @@ class InformationSet:
             var: [(s, state.seat_vars[var][s - 1]) for s in range(1, state.players + 1)
                   if (var, s) not in self.secret_seat_vars]
             for var in {v for v, _ in self.secret_seat_vars}}
+        self.shown_slots = [(where, seats) for p, seats in state.shown.items()
+                            if p in hidden_here for where in _slot_of(state, p)]
+        """Hidden pieces shown to other seats (`show`): where each lies, and to whom.
+        Which piece that is stays unknown: the piece dealt there is the one shown."""
         self._setups: list[State] | None = None
 
     # -- reading only what the seat may know -----------------------------------------------
@@ -133,6 +140,11 @@ class InformationSet:
         if self.held_slots:
             self._follow_the_deal(out, {p: sites[site][index]
                                         for p, (site, index) in self.held_slots.items()})
+        if self.shown_slots:
+            shown = {p: seats for p, seats in out.shown.items() if p not in self.hidden_set}
+            for (site, index), seats in self.shown_slots:
+                shown[sites[site][index]] = seats
+            out.shown = shown
         if (self.pieces and out.piece_vars) or self.secret_vars or self.secret_seat_vars:
             rng, which = next_u64(rng)
             setup = self._setup(which)
@@ -196,6 +208,12 @@ class InformationSet:
     def _agrees(self, setup: State) -> bool:
         return all(setup.seat_vars[var][s - 1] == value
                    for var, known in self.known_seat_values.items() for s, value in known)
+
+
+def _slot_of(state: State, piece: int) -> list[tuple[int, int]]:
+    """Where a piece lies: its place and its height there (one slot)."""
+    site = state.loc[piece]
+    return [(site, state.sites[site].index(piece))]
 
 
 def _pieces_in(value: Any) -> list[Any]:

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from interpreter.run.game import Game, Option, show_value
-from interpreter.run.view import is_empty
+from interpreter.run.view import COUNT_ABOVE, ROW_OF_SLOTS, alike, is_empty, one_kind
 
 EMPTY = "·"
 HIDDEN = "?"
@@ -220,8 +220,11 @@ def legend(game: Game) -> Text:
 
 def slots_table(game: Game, title: str, places: dict[str, Any],
                 colour: bool = True) -> RenderableType:
-    """Numbered places without geometry (a market, a field): the places that hold
-    something, one per line, and how many are empty."""
+    """Numbered places without geometry: a row (of pits, of market places: see
+    ROW_OF_SLOTS) in order, else (a field) the places that hold something, one per line,
+    and how many are empty."""
+    if len(places) <= ROW_OF_SLOTS:
+        return slots_row(game, title, places, colour)
     used = {name: place for name, place in places.items()
             if place.get("pieces") or place.get("count", 1)}
     empty = len(places) - len(used)
@@ -238,6 +241,30 @@ def slots_table(game: Game, title: str, places: dict[str, Any],
     return Group(heading, table)
 
 
+def slots_row(game: Game, title: str, places: dict[str, Any],
+              colour: bool = True) -> RenderableType:
+    """A row of places, every one in order under its number, empty ones included. In a
+    game whose pieces are all alike (a sowing game's seeds) each place shows its count,
+    `[4] [0] [5]`; else its pieces, a place holding more than COUNT_ABOVE alike pieces
+    counted (`[7×o]`)."""
+    counts = one_kind(game)
+    table = Table(box=None, show_header=True, header_style="dim", padding=(0, 1, 0, 0))
+    cells = []
+    for name, place in places.items():
+        table.add_column(Text(name.split(":")[-1].split("[")[0]), justify="center",
+                         overflow="fold")
+        pieces = place.get("pieces")
+        if counts and pieces is not None:
+            inner = Text(str(len(pieces)))
+        elif pieces and len(pieces) > COUNT_ABOVE and alike(pieces):
+            inner = Text(f"{len(pieces)}×").append_text(piece_text(game, pieces[0], colour))
+        else:
+            inner = stack_text(game, place, colour)
+        cells.append(Text.assemble(("[", "dim"), inner, ("]", "dim")))
+    table.add_row(*cells)
+    return Group(Text(title, style="bold"), table)
+
+
 def _places(game: Game, title: str, data: dict[str, Any], colour: bool,
             compact: bool = False, legends: list[RenderableType] | None = None
             ) -> RenderableType:
@@ -252,17 +279,28 @@ def _places(game: Game, title: str, data: dict[str, Any], colour: bool,
     if data.get("kind") == "grid":
         return grid_table(game, title, data["places"], data["rows"], data["cols"], colour,
                           compact)
+    if data.get("kind") == "hex":
+        from interpreter.cli.hex_board import hex_board  # it draws with these
+        return hex_board(game, title, data, colour, compact)
     return slots_table(game, title, data["places"], colour)
 
 
-def pile_count(place: dict[str, Any]) -> Text:
+def pile_count(place: dict[str, Any], game: Game | None = None, colour: bool = True) -> Text:
+    """A pile the seat may not look into: how many, of which backs, and (given the game)
+    the pieces shown to this seat alone (`show`)."""
     count = place.get("count")
-    if count is None:
-        return Text("? pieces", style="dim")
     backs = place.get("backs")
-    if backs:  # face down, each showing its back
-        return Text(" · ".join(f"{n} × {back}" for back, n in backs.items()))
-    return Text(f"{count} piece{'s' if count != 1 else ''}")
+    if count is None:
+        out = Text("? pieces", style="dim")
+    elif backs:  # face down, each showing its back
+        out = Text(" · ".join(f"{n} × {back}" for back, n in backs.items()))
+    else:
+        out = Text(f"{count} piece{'s' if count != 1 else ''}")
+    shown = place.get("shown")
+    if shown and game is not None:
+        out.append_text(Text.assemble(" — shown to you: ",
+                                      list_pieces(game, shown, colour)))
+    return out
 
 
 def zones_renderables(game: Game, view: dict[str, Any], colour: bool = True
@@ -302,7 +340,7 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
                 if "pieces" in part:
                     line.append_text(summarise_pieces(game, part["pieces"], colour))
                 else:
-                    line.append_text(pile_count(part))
+                    line.append_text(pile_count(part, game, colour))
                 mine.append(line)
         elif "places" in data:
             boards.append(_places(game, info.label, data, colour, compact, legends))
@@ -310,10 +348,13 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
             lines.append(Text.assemble((f"{info.label}: ", "bold"),
                                        summarise_pieces(game, data["pieces"], colour)))
         else:
-            lines.append(Text.assemble((f"{info.label}: ", "bold"), pile_count(data)))
+            lines.append(Text.assemble((f"{info.label}: ", "bold"),
+                                       pile_count(data, game, colour)))
     mine: list[Text] = []
     for seat, seat_lines in by_seat.items():
         title = game.seat_name(seat) + (" (you)" if seat == view.get("seat") else "")
+        if seat in view.get("eliminated", ()):
+            title += " — out of the game"
         block = [Text(title + ("" if seat_lines else ": nothing"), style="bold underline"),
                  *seat_lines]
         if compact and seat == view.get("seat"):
@@ -321,7 +362,7 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
         else:
             lines.extend(block)
     lines[:0] = mine
-    if compact and any(data.get("kind") == "grid" and data.get("reach") is None
+    if compact and any(data.get("kind") in ("grid", "hex") and data.get("reach") is None
                        for data in _boards_data(game, view)):
         lines.append(legend(game))
     return boards, [*lines, *legends]
@@ -392,9 +433,12 @@ def header(game: Game, view: dict[str, Any]) -> Text:
     who = ", ".join(game.seat_name(s) for s in view["deciding"]) or "nobody"
     if view["over"]:
         return Text(f"{game.title} — game over after turn {view['turn']}", style="bold")
+    out = view.get("eliminated")
     return Text.assemble((game.title, "bold"), f" — turn {view['turn']} — ",
                          (f"{who} to decide", "bold cyan"),
-                         f" (you are {game.seat_name(view['seat'])})")
+                         f" (you are {game.seat_name(view['seat'])})",
+                         (" — out: " + ", ".join(game.seat_name(s) for s in out), "dim")
+                         if out else "")
 
 
 def render_view(game: Game, view: dict[str, Any], log: Sequence[dict[str, Any]] = (),

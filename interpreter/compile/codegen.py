@@ -32,6 +32,7 @@ from interpreter.run.budget import option_values, overspent, too_long
 from interpreter.run.tables import (
     ALL_DIRECTIONS,
     DIAGONAL,
+    HEX_ORDER,
     ORTHOGONAL,
     PieceVariable,
     SeatVariable,
@@ -138,6 +139,9 @@ class CodeHooks:
     neighbours: Callable[[tuple[str, ...] | None], dict[int, list[int]] | None] = (
         lambda dirs: None)
     """For some directions (all eight when None): grid square → its neighbours."""
+    vectors: Callable[[int, int], dict[int, int | None] | None] = lambda dx, dy: None
+    """For a vector: board place → the place dx columns east and dy rows north (null off
+    the board); None while the board is not laid out yet."""
     small: Callable[[str], bool] = lambda name: True
     """Whether a definition is small enough to be written out in place (the closures
     ask the same: see expressions.written_in_place)."""
@@ -738,6 +742,8 @@ class _Writer:
         return r
 
     def f_offset(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
+        if isinstance(args[1], ast.Constant) and type(args[1].value) is int:
+            return self.offset_by(codes, args, impl)
         distance = 1
         if len(args) == 3:
             if not (isinstance(args[2], ast.Constant) and type(args[2].value) is int):
@@ -763,6 +769,21 @@ class _Writer:
         label = f"the square {distance} step(s) in each direction of each"
         return (f"({self.obj(tables, label)}[{d}][{x}] if type({x}) is int and type({d}) is str "
                 f"else {self.obj(impl)}(env, {x}, {rest}))")
+
+    def offset_by(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
+        """offset(place, dx, dy) with dx and dy written out: a table's lookup."""
+        if len(args) != 3 or not (isinstance(args[2], ast.Constant)
+                                  and type(args[2].value) is int):
+            return None
+        dx, dy = args[1].value, args[2].value  # type: ignore[attr-defined]
+        table = self.hooks.vectors(dx, dy)
+        if table is None:
+            return None
+        x = self.atom(codes[0])
+        read = f"{self.obj(table, f'the place {dx} columns east, {dy} rows north of each')}[{x}]"
+        if x in self.places:  # (not a place of a board: the careful path)
+            return read
+        return f"({read} if type({x}) is int else {self.obj(impl)}(env, {x}, {dx!r}, {dy!r}))"
 
     def f_neighbours(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
         dirs = _constant_directions(args[1]) if len(args) == 2 else None
@@ -925,7 +946,8 @@ def _literal(value: Any) -> str:
 def _constant_directions(node: ast.expr) -> tuple[str, ...] | None:
     """Directions written out (['n', 'e']) or named (orthogonal): known when compiling."""
     if isinstance(node, ast.Name):
-        named = {"orthogonal": ORTHOGONAL, "diagonal": DIAGONAL, "directions": ALL_DIRECTIONS}
+        named = {"orthogonal": ORTHOGONAL, "diagonal": DIAGONAL, "directions": ALL_DIRECTIONS,
+                 "hex_directions": HEX_ORDER}
         found = named.get(node.id)
         return tuple(found) if found is not None else None
     if isinstance(node, ast.List | ast.Tuple) and all(
@@ -1094,8 +1116,9 @@ _MISSING = object()
 
 # -- option listings ---------------------------------------------------------------------
 
-_DISTINCT_CALLS = {"cells", "stack", "above", "below", "range", "distinct", "one_of_each_kind"}
-_DISTINCT_NAMES = {"seats", "directions", "orthogonal", "diagonal"}
+_DISTINCT_CALLS = {"cells", "stack", "above", "below", "range", "distinct", "one_of_each_kind",
+                   "border"}
+_DISTINCT_NAMES = {"seats", "directions", "orthogonal", "diagonal", "hex_directions"}
 
 
 def _distinct(node: ast.expr, scope: ex.Scope) -> bool:
@@ -1256,7 +1279,7 @@ def _definition_flat(name: str, hooks: CodeHooks | None, seen: frozenset[str],
 
 
 _PLAIN_CALLS = {"cells", "stack", "above", "below", "range", "one_of_each_kind", "pieces",
-                "neighbours", "panels", "edge"}
+                "neighbours", "panels", "edge", "border"}
 """Built-ins whose lists hold plain values (places, pieces, numbers, texts), never lists."""
 _KEEPING_CALLS = {"sorted", "without", "distinct", "reversed", "shuffled"}
 """Built-ins whose list holds values of the list they are given."""

@@ -35,16 +35,18 @@ _NEGATED = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.GtE, ast.GtE: ast.
 _ARITH = {ast.Add: "plus", ast.Sub: "minus", ast.Mult: "times", ast.FloorDiv: "divided by",
           ast.Div: "divided by", ast.Mod: "modulo"}
 _NAMES = {"current": "the current player", "players": "the number of players",
-          "seats": "the players", "turn": "the turn number", "directions":
+          "seats": "the players", "turn": "the turn number",
+          "eliminated": "the players knocked out", "directions":
           "the eight directions", "orthogonal": "the four orthogonal directions",
-          "diagonal": "the four diagonal directions", "chooser": "the deciding player",
+          "diagonal": "the four diagonal directions", "hex_directions": "the six directions",
+          "chooser": "the deciding player",
           "seat": "the player", "null": "nothing", "none": "nothing", "None": "nothing",
           "true": "yes", "True": "yes", "false": "no", "False": "no"}
 _TEXT_FUNCTIONS = {"str", "seat_name", "place_name", "piece_name", "piece_code", "dir_name",
                    "value_name", "join"}
 _LIST_FUNCTIONS = {"repeat", "without", "sorted", "reversed", "cells", "pieces", "stack",
                    "shuffled", "distinct", "one_of_each_kind", "range", "neighbours", "above",
-                   "below"}
+                   "below", "reachable", "border"}
 _PREPOSITIONS = {"after", "before", "of", "in", "on", "at", "from", "to", "for", "with",
                  "under", "over", "by"}
 _ADJECTIVE_ENDINGS = ("ed", "able", "ible", "ful", "less", "ous", "ive", "al", "ic", "y", "en",
@@ -346,6 +348,8 @@ class ExpressionEnglish:
             return f"the different {plural} among {self.node(comp.generators[0].iter)}"
         if name == "place_name" and args:
             return args[0]
+        if name == "offset" and len(args) == 3 and not _a_direction(n.args[1]):
+            return _vector_words(n.args[1], n.args[2], args)
         if name == "offset" and len(args) >= 2:
             direction = args[1]
             if len(args) == 2 or args[2] == "1":
@@ -646,3 +650,36 @@ def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) 
     attribute_names = {attr: dict(a.names) for attr, a in rs.pieces.attributes.items()}
     return cls(glossary, value_names, attribute_names=attribute_names,
                definitions=definitions, seat_indexed=seat_indexed, **options)
+
+
+def _number_written(node: ast.expr) -> int | None:
+    """A whole number written out (3, -2), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number_written(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _a_direction(node: ast.expr) -> bool:
+    """Whether offset()'s second argument is a direction (a text or a name), not the
+    columns of a vector: a number written out, or arithmetic, is a vector."""
+    return _number_written(node) is None and not isinstance(node, ast.BinOp | ast.UnaryOp)
+
+
+def _vector_words(dx_node: ast.expr, dy_node: ast.expr, args: list[str]) -> str:
+    """offset(p, dx, dy) in words: "the place 2 columns east and 1 row south of p"."""
+    parts = []
+    for node, text, plus, minus, unit in ((dx_node, args[1], "east", "west", "column"),
+                                          (dy_node, args[2], "north", "south", "row")):
+        value = _number_written(node)
+        if value is None:
+            parts.append(f"{text} {unit}s {plus}")
+        elif value:
+            way = plus if value > 0 else minus
+            parts.append(f"{abs(value)} {unit}{'s' if abs(value) != 1 else ''} {way}")
+    if not parts:
+        return args[0]
+    return f"the place {' and '.join(parts)} of {args[0]} (if there is one)"
+

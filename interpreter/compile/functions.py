@@ -20,11 +20,13 @@ from interpreter.run.tables import (  # the board's directions, read by the rule
     DIAGONAL,
     DIRECTION_NAMES,
     DIRECTIONS,
+    HEX_ORDER,
     ORTHOGONAL,
+    SIDES,
 )
 
 __all__ = ["ALL_DIRECTIONS", "DIAGONAL", "DIRECTIONS", "DIRECTION_NAMES", "FUNCTIONS",
-           "ORTHOGONAL"]
+           "HEX_ORDER", "ORTHOGONAL"]
 
 
 def _site(env: Any, site: Any, fn: str) -> int:
@@ -189,17 +191,31 @@ def f_owner(env: Any, site: Any) -> int | None:
     return env.game.site_owner[_site(env, site, "owner")]
 
 
-def f_offset(env: Any, site: Any, direction: Any, distance: Any = 1) -> int | None:
+_ONE = object()
+"""offset()'s distance when none is given: one step (and no vector's rows)."""
+
+
+def f_offset(env: Any, site: Any, direction: Any, distance: Any = _ONE) -> int | None:
+    """offset(place, direction, distance) or, with a number first, offset(place, dx, dy):
+    a move by a vector (columns east, rows north)."""
     if site is None:
         return None
-    return env.game.offset(_site(env, site, "offset"), direction, distance)
+    if type(direction) is int:
+        if distance is _ONE:
+            raise RuleError("offset(place, dx, dy) needs both the columns and the rows (or "
+                            f"a direction such as 'n', not {direction})")
+        return env.game.shift(_site(env, site, "offset"), direction, distance)
+    return env.game.offset(_site(env, site, "offset"), direction,
+                           1 if distance is _ONE else distance)
+
 
 
 def f_neighbours(env: Any, site: Any, dirs: Any = None) -> list[int]:
     if site is None:
         return []
     s = _site(env, site, "neighbours")
-    directions = ALL_DIRECTIONS if dirs is None else _charge(env, dirs, "neighbours")
+    directions = (board_directions(env.game.site_zone[s]) if dirs is None
+                  else _charge(env, dirs, "neighbours"))
     key = (s, tuple(directions)) if all(type(d) is str for d in directions) else None
     cache = env.game.neighbour_cache
     found = cache.get(key) if key is not None else None
@@ -212,6 +228,37 @@ def f_neighbours(env: Any, site: Any, dirs: Any = None) -> list[int]:
         if key is not None and len(cache) < 100_000:
             cache[key] = found  # a board's geometry never changes: look it up once
     return list(found)
+
+
+def board_directions(zone: Any) -> list[str]:
+    """The directions a board's places have neighbours in: six on hexes, else eight."""
+    return HEX_ORDER if zone.kind == "hex" else ALL_DIRECTIONS
+
+
+def f_border(env: Any, zone: Any, side: Any) -> list[int]:
+    """The places along one side of a board (a grid or hex board): what a connection
+    goal links, e.g. border(board, 'n') and border(board, 's')."""
+    if getattr(zone, "kind", None) not in ("grid", "hex") or zone.reach is not None:
+        raise RuleError(f"border() needs a board with edges (a grid or hex zone), got "
+                        f"{kind_of(zone)}")
+    sides = SIDES[zone.shape]
+    if side not in sides:
+        shown = repr(side[:20]) if isinstance(side, str) else kind_of(side)
+        raise RuleError(f"{zone.label} has no side {shown} (its sides are "
+                        f"{', '.join(sides)})")
+    return _built(env, [s for s in zone.sites_in_play(env.state.players)
+                        if on_side(zone, env.game.site_rc[s], side)])
+
+
+def on_side(zone: Any, rc: tuple[int, int], side: str) -> bool:
+    """Whether the place at (row, column) from 0 lies along the board's `side`."""
+    r, c = rc
+    top, right = zone.rows - 1, zone.cols - 1
+    if zone.side is None:  # a rectangle of squares, or a rhombus of hexes
+        return {"n": r == top, "s": r == 0, "e": c == right, "w": c == 0}[side]
+    k = zone.side - 1  # a hexagon: its six sides, its corners on two of them
+    return {"n": r == top, "s": r == 0, "ne": r + c == 3 * k, "sw": r + c == k,
+            "se": c == right, "nw": c == 0}[side]
 
 
 def _coordinate(env: Any, site: Any, fn: str, axis: int) -> int | None:
@@ -315,7 +362,15 @@ def f_seat_name(env: Any, seat: Any) -> str:
 
 
 def f_next_seat(env: Any, seat: Any) -> int:
-    return _seat(env, seat, "next_seat") % env.state.players + 1
+    """The seat after `seat` in the turn order: seats knocked out are passed over."""
+    st = env.state
+    after = _seat(env, seat, "next_seat") % st.players + 1
+    if st.out:
+        for _ in range(st.players):
+            if after not in st.out:
+                break
+            after = after % st.players + 1
+    return after
 
 
 def f_count(env: Any, items: Any) -> int:
@@ -412,6 +467,62 @@ def f_distinct(env: Any, items: Any) -> list:
             seen.add(key)
             out.append(x)
     return out
+
+
+def f_reachable(env: Any, start: Any, through: Any, dirs: Any = None) -> list[int]:
+    """The places reachable from `start` (a place or a list of places) by steps to
+    neighbouring places (`neighbours`, in `dirs`: all eight by default) that are in
+    `through`: a connection ("are the two edges linked?"), a region, the squares a piece
+    can slide to, without a loop in the rules. A start is in the result only when it is
+    in `through` too. Places come nearest first (in the order found). Each place reached
+    costs a step, and one more for each neighbour it has."""
+    if start is None:
+        return []
+    sites = env.state.sites
+    starts = ([_site(env, x, "reachable") for x in _charge(env, start, "reachable")]
+              if isinstance(start, list | tuple) else [_site(env, start, "reachable")])
+    allowed = set()
+    for x in _charge(env, through, "reachable"):
+        if type(x) is int and 0 <= x < len(sites):
+            allowed.add(x)
+        elif x is not None:
+            allowed.add(_site(env, x, "reachable"))
+    directions = tuple(ALL_DIRECTIONS if dirs is None else _charge(env, dirs, "reachable"))
+    frontier = list(dict.fromkeys(starts))
+    out = [x for x in frontier if x in allowed]
+    seen = set(frontier)
+    cache = env.game.neighbour_cache
+    limit = env.step_limit
+    while frontier:
+        nxt = []
+        for site in frontier:
+            around = cache.get((site, directions))
+            if around is None:
+                around = _neighbours_of(env, site, directions)
+            env.steps += len(around) + 1
+            if env.steps > limit:
+                overspent(env)
+            for t in around:
+                if t in allowed and t not in seen:
+                    seen.add(t)
+                    out.append(t)
+                    nxt.append(t)
+        frontier = nxt
+    return out
+
+
+def _neighbours_of(env: Any, site: int, directions: tuple) -> list[int]:
+    """A place's neighbours in these directions, looked up once per board (as
+    `neighbours` does, charging nothing: the caller charges the same either way)."""
+    found = []
+    for d in directions:
+        t = env.game.offset(site, d, 1)
+        if t is not None:
+            found.append(t)
+    cache = env.game.neighbour_cache
+    if all(type(d) is str for d in directions) and len(cache) < 100_000:
+        cache[(site, directions)] = found
+    return found
 
 
 def f_groups(env: Any, items: Any, links: Any) -> list[list]:
@@ -620,9 +731,15 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     _fn("owner", f_owner, 1, 1, "the owner of {0}", "owner(place): its seat, or null",
         site_args=(0,)),
     _fn("offset", f_offset, 2, 3, "the square {2} step(s) {1} of {0}",
-        "offset(square, direction, distance=1): null when off the board", site_args=(0,)),
+        "offset(square, direction, distance=1), or offset(square, dx, dy): the place dx "
+        "columns east and dy rows north (on a hex board, a row north is a step north-east); "
+        "null when off the board", site_args=(0,)),
     _fn("neighbours", f_neighbours, 1, 2, "the squares next to {0}",
-        "neighbours(square, directions=all eight)", site_args=(0,)),
+        "neighbours(square, directions=all eight, or all six on a hex board)",
+        site_args=(0,)),
+    _fn("border", f_border, 2, 2, "the places along the {1} side of {0}",
+        "border(zone, side): the places along one side of a board: n, e, s, w (a grid, a "
+        "rhombus of hexes) or n, ne, se, s, sw, nw (a hexagon of hexes)"),
     _fn("row", f_row, 1, 1, "the row of {0}", "row(square), from 1 (on an open grid: its y, "
         "0 at the centre, growing northward)", site_args=(0,)),
     _fn("col", f_col, 1, 1, "the column of {0}", "col(square), from 1 (on an open grid: its "
@@ -668,6 +785,11 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
         "links): the connected groups of the items, two being connected when a chain of "
         "links ([a, b] pairs) joins them; each group in the items' order, e.g. "
         "max([count(g) for g in groups(squares, pairs)])"),
+    _fn("reachable", f_reachable, 2, 3, "the places reachable from {0} through {1}",
+        "reachable(start, through, directions=all eight): the places reachable from a "
+        "place (or list of places) by steps to neighbouring places that are in the list "
+        "`through`, e.g. reachable(a1, [c for c in cells(board) if mine(c)], orthogonal)",
+        site_args=(0,)),
     _fn("one_of_each_kind", f_one_of_each_kind, 1, 1, "one piece of each kind among {0}",
         "one_of_each_kind(pieces): one per set of identical attributes"),
     _fn("without", f_without, 2, 2, "{0} except {1}", "without(list, item or list)"),

@@ -45,7 +45,9 @@ from interpreter.compile.functions import (
     DIRECTION_NAMES,
     DIRECTIONS,
     FUNCTIONS,
+    HEX_ORDER,
     ORTHOGONAL,
+    board_directions,
 )
 from interpreter.compile.program import (
     PAUSE,
@@ -67,7 +69,15 @@ from interpreter.errors import (
 from interpreter.load.catalog import shorten
 from interpreter.load.loader import LoadedRuleset, explain_variant
 from interpreter.load.located import Expr
-from interpreter.load.schema import Definition, OptionDecl, PieceSet, ZoneDecl
+from interpreter.load.schema import (
+    Definition,
+    OptionDecl,
+    PieceSet,
+    ZoneDecl,
+    data_text,
+    frozen_value,
+    plain_data,
+)
 from interpreter.run.budget import kept
 from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.machine import Env, Machine
@@ -86,7 +96,11 @@ from interpreter.run.tables import (
 if TYPE_CHECKING:
     pass
 
-BUILTIN_NAMES = ("current", "players", "seats", "turn", "directions", "orthogonal", "diagonal")
+_BOARDS = ("grid", "hex")
+"""Zone kinds laid out as boards: places with a row and a column, named a1, b1 …"""
+
+BUILTIN_NAMES = ("current", "players", "seats", "turn", "directions", "orthogonal", "diagonal",
+                 "hex_directions", "eliminated")
 
 
 # ---------------------------------------------------------------------------------------
@@ -139,6 +153,7 @@ class _Compiler:
         of players, computed once per Game (filled in when the Game is complete)."""
         self.hooks = CodeHooks(self.definition_body, self.definition_function, self.scope,
                                offsets=self.offset_tables, neighbours=self.neighbour_table,
+                               vectors=self.vector_table,
                                small=self.small)
         self.board_ready = False
         self.tables: dict[Any, Any] = {}
@@ -184,13 +199,30 @@ class _Compiler:
         found = self.tables.get(key)
         if found is None:
             g = self.game
-            grid = [s for s, rc in enumerate(g.site_rc) if rc is not None]
-            found = self.tables[key] = {d: {s: g.offset(s, d, distance) for s in grid}
+            grid = self.board_places()
+            found = self.tables[key] = {d: {s: g.offset(s, d, distance) for s in grid
+                                            if d in board_directions(g.site_zone[s])}
                                         for d in ALL_DIRECTIONS}
         return found
 
+    def board_places(self) -> list[int]:
+        return [s for s, rc in enumerate(self.game.site_rc) if rc is not None]
+
+    def vector_table(self, dx: int, dy: int) -> dict[int, int | None] | None:
+        """Board place → the place dx columns east and dy rows north (offset(p, dx, dy))."""
+        if not self.board_ready:
+            return None
+        key = ("vector", dx, dy)
+        found = self.tables.get(key)
+        if found is None:
+            g = self.game
+            found = self.tables[key] = {s: g.shift(s, dx, dy) for s in self.board_places()}
+        return found
+
     def neighbour_table(self, dirs: tuple[str, ...] | None) -> dict[int, list[int]] | None:
-        """Grid square → its neighbours in `dirs` (all eight when None)."""
+        """Board place → its neighbours in `dirs` (all its board's directions when None:
+        eight on a grid, six on hexes); a place without all of `dirs` is left out (the
+        built-in tells what is wrong)."""
         if not self.board_ready or any(d not in DIRECTIONS for d in dirs or ()):
             return None
         key = ("neighbours", dirs)
@@ -198,9 +230,9 @@ class _Compiler:
         if found is None:
             g = self.game
             found = self.tables[key] = {
-                s: [t for d in (dirs or ALL_DIRECTIONS)
-                    if (t := g.offset(s, d, 1)) is not None]
-                for s, rc in enumerate(g.site_rc) if rc is not None}
+                s: [t for d in (dirs or ways) if (t := g.offset(s, d, 1)) is not None]
+                for s in self.board_places()
+                if set(dirs or ()) <= set(ways := board_directions(g.site_zone[s]))}
         return found
 
     def definition_function(self, name: str) -> Callable[..., Any]:
@@ -331,6 +363,8 @@ class _Compiler:
                 fn = node.func.id
                 if fn in self.def_bodies:
                     found |= self.reads(fn, seen | {name})
+                elif fn == "next_seat":
+                    found.add("turn")  # passes over the seats knocked out
                 elif fn not in PURE_FUNCTIONS:
                     found.add("board")
                     if fn in PIECE_VARIABLE_READERS:
@@ -347,9 +381,10 @@ class _Compiler:
             return set()  # a comprehension's own name, an option, a zone, a value
         if isinstance(found, Constant) or name in self.game.variables:
             return {"vars"}
-        if name in ("current", "turn"):
+        if name in ("current", "turn", "eliminated"):
             return {"turn"}
-        if name in ("players", "seats", "directions", "orthogonal", "diagonal"):
+        if name in ("players", "seats", "directions", "orthogonal", "diagonal",
+                    "hex_directions"):
             return set()
         return set(CHANGES)
 
@@ -544,9 +579,11 @@ class _Compiler:
             "seats": StateRead("list(range(1, env.state.players + 1))",
                                lambda env: list(range(1, env.state.players + 1))),
             "turn": StateRead("env.state.turn", lambda env: env.state.turn),
+            "eliminated": StateRead("list(env.state.out)", lambda env: list(env.state.out)),
             "directions": StateRead(repr(ALL_DIRECTIONS), lambda env: list(ALL_DIRECTIONS)),
             "orthogonal": StateRead(repr(ORTHOGONAL), lambda env: list(ORTHOGONAL)),
             "diagonal": StateRead(repr(DIAGONAL), lambda env: list(DIAGONAL)),
+            "hex_directions": StateRead(repr(HEX_ORDER), lambda env: list(HEX_ORDER)),
         })
 
     def pieces(self) -> list[tuple[str, int | None, Any]]:
@@ -584,7 +621,8 @@ class _Compiler:
                 if values is None:
                     values = [None]
                 for v in values:
-                    if v is not None and v not in decl.attributes[attr].values:
+                    if (v is not None and not decl.attributes[attr].data
+                            and v not in decl.attributes[attr].values):
                         self.error(f"set '{ps.id}': '{v}' is not a value of '{attr}'", ps.loc,
                                    did_you_mean(str(v), [str(x) for x in
                                                          decl.attributes[attr].values]))
@@ -605,16 +643,18 @@ class _Compiler:
                            f"{g.budgets.pieces:,} of budgets.pieces", ps.loc,
                            hint="raise budgets.pieces if the game really needs them")
                 continue
-            pieces = [tuple(row.get(attr, v) for attr, v in zip(g.attribute_order, combo,
-                                                                  strict=True))
+            pieces = [tuple(plain_data(row.get(attr, v))
+                            for attr, v in zip(g.attribute_order, combo, strict=True))
                       for combo in itertools.product(*combos_axes) for row in rows]
             for _ in range(copies):
                 for combo in pieces:
                     for attr, v in zip(g.attribute_order, combo, strict=True):
-                        g.attributes[attr].append(v)
-                    g.piece_kind.append(tuple(combo))
-                    g.piece_kind_id.append(kind_ids.setdefault(tuple(combo), len(kind_ids)))
-                    names = {a: decl.attributes[a].names.get(v, str(v))
+                        g.attributes[attr].append(v)  # a list as the language has lists
+                    kind = frozen_value(combo)  # (data lists as tuples: a key)
+                    g.piece_kind.append(kind)
+                    g.piece_kind_id.append(kind_ids.setdefault(kind, len(kind_ids)))
+                    names = {a: data_text(v) if isinstance(v, list)
+                             else decl.attributes[a].names.get(v, str(v))
                              for a, v in zip(g.attribute_order, combo, strict=True)
                              if v is not None}
                     g.piece_names.append(namer(names))
@@ -643,6 +683,13 @@ class _Compiler:
                 elif attr in ps.each:
                     self.error(f"{where}: '{attr}' is given by 'each' already (a row gives "
                                "the attributes 'each' does not)", loc)
+                elif attributes[attr].data:
+                    checked[attr] = v  # any number, text or list, card by card
+                elif isinstance(v, list):
+                    self.error(f"{where}: '{attr}' is given a list, {data_text(v)}; an "
+                               "attribute whose values are given card by card, lists too, "
+                               f"is declared with `data: true` (e.g. {attr}: {{data: true}})",
+                               loc)
                 elif v not in attributes[attr].values:
                     self.error(f"{where}: '{v}' is not a value of '{attr}'", loc,
                                did_you_mean(str(v), [str(x) for x in
@@ -698,7 +745,7 @@ class _Compiler:
                        if v is not None and attrs[a].short]
         if with_shorts:
             return "".join(str(attrs[a].short.get(v, v)) for a, v in with_shorts)
-        return "-".join(str(v) for v in combo if v is not None)
+        return "-".join(data_text(v).replace(", ", ",") for v in combo if v is not None)
 
     def zones(self) -> None:
         g = self.game
@@ -717,17 +764,19 @@ class _Compiler:
                            hint="raise budgets.places if the game really needs them")
                 info.per_owner = 1
             g.zones[z.id] = info
+            boards = any(zz.kind in _BOARDS for zz in list(g.zones.values())[:-1])
+            hexes = list(info.cells) if info.kind == "hex" else []
             for owner in range(info.owners):
                 for i in range(info.per_owner):
                     site = len(g.site_name)
                     g.site_zone.append(info)
                     g.site_owner.append(owner + 1 if z.per_seat else None)
-                    if info.kind == "grid":
-                        r, c = divmod(i, info.cols)
+                    if info.kind in _BOARDS:
+                        r, c = hexes[i] if hexes else divmod(i, info.cols)
                         g.site_rc.append((r, c))
                         name = (f"{c - info.reach},{r - info.reach}" if info.reach is not None
                                 else f"{string.ascii_lowercase[c]}{r + 1}")
-                        if any(zz.kind == "grid" for zz in list(g.zones.values())[:-1]):
+                        if boards:
                             name = f"{z.id}:{name}"
                     else:
                         g.site_rc.append(None)
@@ -768,16 +817,53 @@ class _Compiler:
                 self.error(f"grid zone '{z.id}' has more than 26 columns", z.loc)
                 info.cols = 26
             info.per_owner = info.rows * info.cols
+        elif z.kind == "hex":
+            self.hex_layout(z, info)
         elif z.kind == "slots":
             if z.size is None:
                 self.error(f"slots zone '{z.id}' needs a size", z.loc)
             info.per_owner = self.constant(z.size, f"zone '{z.id}' size", 1)
         else:
             for key, value in (("rows", z.rows), ("cols", z.cols), ("size", z.size),
-                               ("reach", z.reach)):
+                               ("reach", z.reach), ("side", z.side)):
                 if value is not None:
                     self.error(f"a pile has no {key}", value.loc)
+        if z.side is not None and z.kind in ("grid", "slots"):
+            self.error(f"a {z.kind} zone has no side (side gives a hexagon-shaped board of "
+                       "kind: hex)", z.side.loc)
         return info
+
+    def hex_layout(self, z: ZoneDecl, info: ZoneInfo) -> None:
+        """A hex board: a rhombus of rows × cols hexes, or a hexagon of `side` hexes a side
+        (a rhombus of 2 × side − 1 a side without two opposite corners)."""
+        if z.reach is not None or z.size is not None:
+            key = "reach" if z.reach is not None else "size"
+            self.error(f"a hex board has no {key}: give rows and cols, or side",
+                       z.key_loc(key) or z.loc)
+        if z.side is not None:
+            if z.rows is not None or z.cols is not None:
+                self.error(f"hex zone '{z.id}' has a side, so no rows or cols: a hexagon's "
+                           "rows and columns follow from its side", z.key_loc("side") or z.loc)
+            info.side = self.constant(z.side, f"zone '{z.id}' side", 1)
+            if info.side > 13:
+                self.error(f"hex zone '{z.id}' has a side of {info.side}: at most 13 (25 "
+                           "columns, a to y)", z.key_loc("side") or z.loc)
+                info.side = 13
+            info.rows = info.cols = 2 * info.side - 1
+        else:
+            if z.rows is None or z.cols is None:
+                self.error(f"hex zone '{z.id}' needs rows and cols (a rhombus, as Hex's "
+                           "board) or side (a hexagon)", z.loc)
+            info.rows = self.constant(z.rows, f"zone '{z.id}' rows", 1)
+            info.cols = self.constant(z.cols, f"zone '{z.id}' cols", 1)
+            if info.cols > 26:
+                self.error(f"hex zone '{z.id}' has more than 26 columns", z.loc)
+                info.cols = 26
+        info.cells = {(r, c): 0 for r in range(info.rows) for c in range(info.cols)
+                      if info.holds(r, c)}
+        for i, rc in enumerate(info.cells):
+            info.cells[rc] = i
+        info.per_owner = len(info.cells)
 
     def place_pieces(self, starts: list[tuple[str, int | None, Any]]) -> None:
         g = self.game
@@ -947,6 +1033,8 @@ class _Compiler:
             m.state.current = seat
             m.env.forget("turn")
             m.env.locals.clear()
+            if m.state.out and seat in m.state.out:  # knocked out while setting up
+                return m.next_seat_in(turn.pc)
             return turn.pc
         b.emit(start, usually=turn)
         b.where = (rs.key_loc("end") if rs.end else rs.key_loc("turn"),
@@ -960,7 +1048,7 @@ class _Compiler:
         b.block(rs.turn)
         b.where = (rs.key_loc("end"), "the end rules")
         b.emit(lambda m: m.end_turn(turn.pc), usually=turn,
-               inline=lambda pc: inlines.end_turn(pc, g.end_rules))
+               inline=lambda pc: inlines.end_turn(pc, g.end_rules, turn.pc))
         for p in rs.procedures:
             label, params = procedures[p.id]
             b.section = Section(f"procedure {p.id}",
@@ -1126,7 +1214,8 @@ PURE_FUNCTIONS = frozenset({
     "cells", "neighbours", "offset", "row", "col", "place", "place_name", "piece_name",
     "piece_code", "value_name", "dir_name", "seat_name", "next_seat", "sum", "min", "max",
     "any", "all", "sorted", "reversed", "first", "last", "distinct", "one_of_each_kind",
-    "without", "join", "str", "abs", "range", "repeat", "owner", "zone_of", "groups"})
+    "without", "join", "str", "abs", "range", "repeat", "owner", "zone_of", "groups",
+    "reachable", "border"})
 """Built-ins whose value depends only on their arguments and the board's layout (count
 and len are not: count(zone) counts the pieces in it)."""
 

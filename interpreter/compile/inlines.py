@@ -35,9 +35,9 @@ def _too_many_turns(turns: int) -> NoReturn:
                       "never end")
 
 
-def end_turn(pc: int, rules: list[EndRuleInfo]) -> Inline:
+def end_turn(pc: int, rules: list[EndRuleInfo], turn_pc: int) -> Inline:
     """`Machine.end_turn`: the end rules in order (the first that holds ends the game),
-    else the next seat's turn."""
+    else the next seat's turn (`turn_pc`)."""
     lines: list[str] = []
     ended = unique(pc, "ended")
     names: dict[str, Any] = {"RuleError": RuleError, ended: _ended}
@@ -58,7 +58,11 @@ def end_turn(pc: int, rules: list[EndRuleInfo]) -> Inline:
             "except RuleError as exc:",
             f"    raise {ended}(m, {info}, exc) from None",
         ]
-    lines += ["st.current = st.current % st.players + 1",
+    lines += ["if st.out:",  # seats knocked out: the machine finds the next seat in
+              f"    r = m.next_seat_in({int(turn_pc)})",
+              f"    if r == {PAUSE}: st.frames[-1][0] = {pc}",
+              "    return r",
+              "st.current = st.current % st.players + 1",
               "if env.cache: env.forget('turn')"]
     return Inline(tuple(lines), names)
 
@@ -83,6 +87,8 @@ def ask(pc: int, spec: ChoiceSpec, usual: int) -> Inline | None:
         seat = unique(pc, "seat")
         names[seat] = spec.seat
         lines += [f"seat = {seat}(env)", "m.seat_index(seat)", "env.temps['chooser'] = seat"]
+    out_seat = "st.current" if spec.seat is None else "seat"
+    lines += [f"if st.out and {out_seat} in st.out: return {int(usual)}"]  # knocked out
     lines.append("try:")
     for k, kind in enumerate(spec.kinds):
         exists = unique(pc, f"exists{k}")

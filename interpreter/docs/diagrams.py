@@ -26,8 +26,15 @@ from dataclasses import dataclass
 from html import escape, unescape
 from typing import TYPE_CHECKING, Any
 
-from interpreter.load.schema import NAMED_COLOURS
-from interpreter.run.view import is_empty
+from interpreter.load.schema import NAMED_COLOURS, data_text
+from interpreter.run.view import (
+    COUNT_ABOVE,
+    ROW_OF_SLOTS,
+    alike,
+    board_cell,
+    is_empty,
+    one_kind,
+)
 
 if TYPE_CHECKING:
     from interpreter.run.game import Game
@@ -359,8 +366,8 @@ class PieceStyle:
     def value_glyph(self, attr: str, value: Any) -> str:
         """A value as a piece shows it: its glyph, else its short form, else itself."""
         a = self.attrs.get(attr)
-        if a is None:
-            return str(value)
+        if a is None or isinstance(value, list):
+            return data_text(value)
         if value in a.glyphs:
             return a.glyphs[value]
         return str(a.short.get(value, value))
@@ -439,11 +446,14 @@ class PieceStyle:
         if found is not None:
             return found
         a = self.attrs.get(attr)
-        index = a.values.index(value) if a is not None and value in a.values else 0
+        index = (a.values.index(value) if a is not None and not isinstance(value, list)
+                 and value in a.values else 0)
         return Paint(PALETTE[index % len(PALETTE)])
 
     def _named_paint(self, attr: str, value: Any) -> Paint | None:
         a = self.attrs.get(attr)
+        if isinstance(value, list):  # a card's data list names no colour
+            return None
         if a is not None and value in a.colours:
             return paint_of(a.colours[value])
         if str(value).lower() in COLOURS:
@@ -454,13 +464,13 @@ class PieceStyle:
     def value_label(self, attr: str, value: Any) -> str:
         """A panel's label: the value's short form, else its name."""
         a = self.attrs.get(attr)
-        if a is not None:
+        if a is not None and not isinstance(value, list):
             short = a.short.get(value)
             if short:
                 return str(short)
             if value in a.names:
                 return str(a.names[value])
-        return str(value)
+        return data_text(value)
 
     def code(self, piece: dict[str, Any]) -> str:
         """A card's code, as the game writes it (`y2$3`)."""
@@ -480,9 +490,9 @@ class PieceStyle:
 
     def _value_name(self, attr: str, v: Any) -> str:
         a = self.attrs.get(attr)
-        if a is not None and v in a.names:
+        if a is not None and not isinstance(v, list) and v in a.names:
             return str(a.names[v])
-        return str(v)
+        return data_text(v)
 
 
 def edge_layout(layout: list[list[str | None]]) -> bool:
@@ -557,6 +567,8 @@ class _Canvas:
         self.ports: dict[str, tuple[float, float]] = {}
         """Where an arrow meets a place, when not at its middle (a pile: after its
         title)."""
+        self.outlines: dict[str, str] = {}
+        """A place's outline when it is not its box (a hex: its polygon's points)."""
 
     def add(self, text: str) -> None:
         self.parts.append(text)
@@ -568,7 +580,10 @@ class _Canvas:
             return
         self.parts.insert(start, f'<g class="tt-place" data-place="{escape(name)}">')
         box = self.anchors.get(name)
-        if box is not None:
+        if name in self.outlines:
+            self.add(f'<polygon class="tt-frame" points="{self.outlines[name]}" fill="none" '
+                     'stroke="none" pointer-events="none"/>')
+        elif box is not None:
             x, y, w, h = box
             self.add(f'<rect class="tt-frame" x="{_num(x + 1)}" y="{_num(y + 1)}" '
                      f'width="{_num(w - 2)}" height="{_num(h - 2)}" rx="4" fill="none" '
@@ -926,6 +941,65 @@ def _grid(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any], 
     return top + rows * cell + 22
 
 
+def _hex_board(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
+               y: float, x0: float = 10) -> float:
+    """A hex board as pointy-topped hexagons: rows count upward, each half a hex to the
+    right of the row below; column letters under the bottom row's hexes and over the top
+    row's, row numbers left of each row."""
+    places = _places(zone_view)
+    cells = {rc: name for name in places if (rc := board_cell(name)) is not None}
+    rows = zone_view["rows"]
+    if not cells:
+        c.text(x0, y + 14, f"{title}: empty", size=14, weight="bold")
+        return y + 26
+    tallest = max([len(p.get("pieces", [])) for p in places.values()] + [1])
+    span = max(c + r / 2 for r, c in cells) - min(c + r / 2 for r, c in cells) + 1
+    wide = max(40.0, min(72.0, (WIDTH - 60) / span), min(110.0, 30 + tallest * 9))
+    radius = wide / math.sqrt(3)  # centre to corner
+    least = min(c + r / 2 for r, c in cells)
+    left, top = x0 + 26, y + 24 + 16
+    c.text(x0, y + 14, title, size=14, weight="bold")
+
+    def centre(r: int, col: int) -> tuple[float, float]:
+        return (left + (col + r / 2 - least) * wide + wide / 2,
+                top + (rows - 1 - r) * radius * 1.5 + radius)
+
+    for (r, col), name in sorted(cells.items()):
+        cx, cy = centre(r, col)
+        start = len(c.parts)
+        points = " ".join(f"{_num(cx + radius * math.cos(math.radians(a)))},"
+                          f"{_num(cy + radius * math.sin(math.radians(a)))}"
+                          for a in range(-90, 270, 60))
+        shade = ("#f3efe6", "#e6dfcf", "#ece6d9")[(col - r) % 3]
+        c.add(f'<polygon points="{points}" fill="{shade}" stroke="#7a6f5a" '
+              'stroke-width="1"/>')
+        c.anchors[name] = (cx - wide / 2, cy - radius, wide, 2 * radius)
+        c.outlines[name] = points
+        place = places[name]
+        pieces = place.get("pieces")
+        if pieces:
+            c.stack(style, pieces, cx, cy + radius * 0.5, wide * 0.4, radius * 1.2)
+        elif pieces is None and "count" in place:
+            c.text(cx, cy + 3, f"{place['count']} hidden", size=8, anchor="middle")
+        else:
+            c.text(cx, cy + 3, name.split(":")[-1].split("[")[0], size=9,
+                   anchor="middle", fill="#8a806b")
+        c.wrap_place(start, name)
+    for r in range(rows):
+        here = [col for rr, col in cells if rr == r]
+        if here:
+            cx, cy = centre(r, min(here))
+            c.text(cx - wide / 2 - 4, cy + 4, str(r + 1), size=10, anchor="end",
+                   fill="#6b6250")
+    for r, dy in ((0, radius + 12), (rows - 1, -radius - 5)):
+        for col in sorted(col for rr, col in cells if rr == r):
+            cx, cy = centre(r, col)
+            c.text(cx, cy + dy, chr(97 + col), size=10, anchor="middle", fill="#6b6250")
+    right = max(centre(r, col)[0] for r, col in cells) + wide / 2
+    c.width = max(c.width, right + 12)
+    return top + ((rows - 1) * 1.5 + 2) * radius + 20
+
+
 def _square(c: _Canvas, style: PieceStyle, place: dict[str, Any], name: str, gx: float,
             gy: float, cell: float, houses: bool, shade: str) -> None:
     """One square of a grid and what it holds."""
@@ -954,18 +1028,28 @@ def _open_square(used: str, x: str, y: str) -> str:
 
 def _slots(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
            y: float) -> float:
+    """Numbered places: a row (ROW_OF_SLOTS or fewer) every one in order, empty ones
+    included; a field only those in use. A place of more than COUNT_ABOVE alike pieces
+    shows one of them and a badge with the count; in a game of one kind of piece (seeds)
+    every place of a row shows its count."""
     places = _places(zone_view)
+    row = len(places) <= ROW_OF_SLOTS
     used = [(n, p) for n, p in places.items() if p.get("pieces") or p.get("count")]
-    c.text(10, y + 14, f"{title}: {len(used)} of {len(places)} places in use"
-           if used else f"{title}: empty", size=14, weight="bold")
+    shown = list(places.items()) if row else used
+    if row:
+        c.text(10, y + 14, title, size=14, weight="bold")
+    else:
+        c.text(10, y + 14, f"{title}: {len(used)} of {len(places)} places in use"
+               if used else f"{title}: empty", size=14, weight="bold")
     y += 24
-    if not used:
+    if not shown:
         return y + 4
+    counts = row and one_kind(style.game)
     per_row = 8
     slot = (WIDTH - 20) / per_row
-    tallest = max(len(p.get("pieces", [])) for _, p in used)
+    tallest = max(_drawn_height(p.get("pieces")) for _, p in shown)
     room = max(60.0, min(140.0, 30 + tallest * 12))
-    for i, (name, p) in enumerate(used):
+    for i, (name, p) in enumerate(shown):
         r, col = divmod(i, per_row)
         gx, gy = 10 + col * slot, y + r * (room + 22)
         c.anchors[name] = (gx + 2, gy, slot - 4, room)
@@ -978,11 +1062,31 @@ def _slots(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
         if pieces is None:
             c.text(gx + slot / 2, gy + room / 2, f"{p.get('count', '?')} hidden", size=9,
                    anchor="middle")
+        elif len(pieces) > COUNT_ABOVE and alike(pieces):
+            c.stack(style, pieces[:1], gx + slot / 2, gy + room - 5, slot * 0.3, room - 10)
+            _badge(c, gx + slot - 14, gy + 14, len(pieces))
         else:
             c.stack(style, pieces, gx + slot / 2, gy + room - 5, slot * 0.3, room - 10)
+            if counts:
+                _badge(c, gx + slot - 14, gy + 14, len(pieces))
         c.wrap_place(start, name)
-    rows = (len(used) + per_row - 1) // per_row
+    rows = (len(shown) + per_row - 1) // per_row
     return y + rows * (room + 22) + 4
+
+
+def _drawn_height(pieces: list[dict[str, Any]] | None) -> int:
+    """How many pieces a place draws one above the other (alike ones above COUNT_ABOVE
+    are one piece and a count)."""
+    if not pieces:
+        return 0
+    return 1 if len(pieces) > COUNT_ABOVE and alike(pieces) else len(pieces)
+
+
+def _badge(c: _Canvas, cx: float, cy: float, count: int) -> None:
+    """A place's count of pieces on a round badge at its top right."""
+    c.add(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="10" fill="#4a4338" '
+          'stroke="#ffffff" stroke-width="1.5"/>')
+    c.text(cx, cy + 4, str(count), size=11, anchor="middle", weight="bold", fill="#fff")
 
 
 def _kinds(style: PieceStyle, pieces: list[dict[str, Any]]) -> list[tuple[dict, int]]:
@@ -1100,7 +1204,7 @@ def _marks(c: _Canvas, game: Game, arrows: Iterable[Arrow],
             x, y = c.ports[place]
             _tag(c, x - 4, y - 8, word)
         elif box is not None:
-            _highlight(c, box, word)
+            _highlight(c, box, word, c.outlines.get(place))
     for a in drawn:
         _arrow(c, _port(c, a.start), _port(c, a.end), a.count)
 
@@ -1113,11 +1217,17 @@ def _port(c: _Canvas, place: str) -> tuple[float, float, float, float]:
     return (point[0] - 12, point[1] - 12, 24.0, 24.0)
 
 
-def _highlight(c: _Canvas, box: tuple[float, float, float, float], word: str) -> None:
+def _highlight(c: _Canvas, box: tuple[float, float, float, float], word: str,
+               outline: str | None = None) -> None:
+    """A dashed outline round a place (its own shape where it has one: a hex) and a tag."""
     x, y, w, h = box
-    c.add(f'<rect x="{_num(x + 1.5)}" y="{_num(y + 1.5)}" width="{_num(w - 3)}" '
-          f'height="{_num(h - 3)}" rx="4" fill="none" stroke="{MARK}" stroke-width="3" '
-          'stroke-dasharray="7,4"/>')
+    if outline is not None:
+        c.add(f'<polygon points="{outline}" fill="none" stroke="{MARK}" stroke-width="3" '
+              'stroke-dasharray="7,4"/>')
+    else:
+        c.add(f'<rect x="{_num(x + 1.5)}" y="{_num(y + 1.5)}" width="{_num(w - 3)}" '
+              f'height="{_num(h - 3)}" rx="4" fill="none" stroke="{MARK}" stroke-width="3" '
+              'stroke-dasharray="7,4"/>')
     tag = 12 + _ems(word) * 10.5
     _tag(c, x + w - tag - 4, max(y - 6, 1.0), word)  # on the top edge, at the right
 
@@ -1198,12 +1308,14 @@ def position_svg(game: Game, view_data: dict[str, Any], title: str,
                     continue  # a seat's empty pile: nothing to show
                 name = _seat_title(info.label, owner)
                 if "places" in part:
-                    y = (_grid(c, style, name, part, y) if info.kind == "grid"
-                         else _slots(c, style, name, part, y))
+                    draw = {"grid": _grid, "hex": _hex_board}.get(info.kind, _slots)
+                    y = draw(c, style, name, part, y)
                 else:
                     y = _pile_at(c, style, name, part, y, f"{zone_id}[{owner}]")
         elif info.kind == "grid":
             y = _grid(c, style, info.label, zv, y)
+        elif info.kind == "hex":
+            y = _hex_board(c, style, info.label, zv, y)
         elif info.kind == "slots":
             y = _slots(c, style, info.label, zv, y)
         else:

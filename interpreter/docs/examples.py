@@ -215,7 +215,7 @@ def _zones(game: Game, moved: list[tuple[str, str]]) -> list[str]:
     entered in its shown moves (in the game's order of zones)."""
     touched = {game.site_zone[game.site_by_name[name]].id for pair in moved for name in pair}
     chosen = [z for z, info in game.zones.items() if info.on_table
-              and (info.kind == "grid" or z in touched)]
+              and (info.kind in ("grid", "hex") or z in touched)]
     return chosen or [z for z, info in game.zones.items() if info.on_table]
 
 
@@ -317,6 +317,10 @@ def _checks(game: Game, d: Describer, p: Any, state: State) -> list[str]:
             out.append(f"{game.seat_name(seat or 1)} may not play {md_code(text)}.")
     out.extend(_quoted("The game says", t) for t in case.log_includes)
     out.extend(_quoted("The game never says", t) for t in case.log_excludes)
+    for s, texts in sorted(case.log_of.items()):
+        out.extend(_quoted(f"{game.seat_name(s)} is told", t) for t in texts)
+    for s, texts in sorted(case.log_hides.items()):
+        out.extend(_quoted(f"{game.seat_name(s)} is never told", t) for t in texts)
     return out
 
 

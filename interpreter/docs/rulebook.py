@@ -42,7 +42,7 @@ from interpreter.docs.text import Md, as_markdown, md_escape
 from interpreter.errors import TabletopError
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr, Template
-from interpreter.load.schema import OptionDecl, definition_bodies
+from interpreter.load.schema import OptionDecl, data_text, definition_bodies, frozen_value
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
 from interpreter.run.game import Game
@@ -399,12 +399,13 @@ def _table(game: Game, ps: Any, label: str) -> dict[str, Any] | None:
     order = [a for a in game.attribute_order if any(a in row for row in ps.table)]
     counted: dict[tuple, int] = {}
     for row in ps.table:
-        key = tuple(row.get(a) for a in order)
+        key = tuple(frozen_value(row.get(a)) for a in order)
         counted[key] = counted.get(key, 0) + 1
     return {
         "title": label,
         "columns": ["Copies", *(humanize(a).capitalize() for a in order)],
-        "rows": [[str(n), *("—" if v is None else _value_list(game, a, [v])
+        "rows": [[str(n), *("—" if v is None else md_escape(data_text(v))
+                            if isinstance(v, tuple) else _value_list(game, a, [v])
                             for a, v in zip(order, key, strict=True))]
                  for key, n in counted.items()],
         "per": _each_phrase(game, {a: list(v) for a, v in ps.each.items()}),
@@ -431,6 +432,21 @@ def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: 
     return f"{copies}{star} {plural(label, copies)} ({_each_phrase(game, each)}) — {pieces}"
 
 
+def hex_board_words(info: Any) -> str:
+    """A hex board in words: its shape, its names and its six directions."""
+    if info.side is None:
+        last = f"{chr(96 + info.cols)}{info.rows}"
+        shape = (f"a board of {info.rows} × {info.cols} hexes in a rhombus, a1 to {last} "
+                 "(a1 is bottom left; each row lies half a hex to the right of the row "
+                 "below)")
+    else:
+        shape = (f"a hexagon of {info.per_owner} hexes, {info.side} along each side, named "
+                 f"by row from 1 at the bottom and by column from a (the columns lean to "
+                 "the right going up)")
+    return (shape + "; each hex touches six others, to the north-east, east, south-east, "
+            "south-west, west and north-west, and holds a stack of pieces")
+
+
 def _zones(game: Game, d: Describer) -> list[dict[str, Any]]:
     out = []
     for z in game.ruleset.zones:
@@ -439,6 +455,8 @@ def _zones(game: Game, d: Describer) -> list[dict[str, Any]]:
             last = f"{chr(96 + info.cols)}{info.rows}"
             shape = (f"a board of {info.rows} × {info.cols} squares, a1 to {last} (a1 is "
                      "bottom left; each square holds a stack of pieces)")
+        elif info.kind == "hex":
+            shape = hex_board_words(info)
         elif info.kind == "slots":
             shape = f"{info.per_owner} numbered places, each holding a stack (no board)"
         else:
@@ -607,6 +625,10 @@ def _facts(game: Game) -> dict[str, str]:
     for z in game.zones.values():
         if z.kind == "grid":
             facts[f"zone:{z.id}"] = f"{md_escape(z.label)}: {z.rows} × {z.cols} squares"
+        elif z.kind == "hex":
+            facts[f"zone:{z.id}"] = (f"{md_escape(z.label)}: {z.rows} × {z.cols} hexes"
+                                     if z.side is None else
+                                     f"{md_escape(z.label)}: a hexagon of {z.per_owner} hexes")
         elif z.kind == "slots":
             facts[f"zone:{z.id}"] = f"{md_escape(z.label)}: {z.per_owner} places"
     return facts
@@ -648,6 +670,7 @@ def _mentions(game: Game, name: str, d: Describer) -> list[str]:
                        f"{_count_english(game, d, ps.count)}")
     for z in rs.zones:
         for what, e in (("rows", z.rows), ("columns", z.cols), ("places", z.size),
+                        ("hexes along each side", z.side),
                         ("hidden pieces", z.conceal)):
             if e is not None and _expr_mentions(e, name):
                 out.append(f"{what} of {_in_sentence(md_escape(game.zones[z.id].label))}: "

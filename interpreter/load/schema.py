@@ -122,11 +122,66 @@ ColourSpec = Annotated[str, AfterValidator(_colour_spec), WithJsonSchema({"anyOf
     {"type": "string", "enum": list(NAMED_COLOURS)}]})]
 GlyphSpec = Annotated[str, StringConstraints(min_length=1, max_length=4, strip_whitespace=True)]
 
+DATA_DEPTH = 8
+"""How deeply lists may nest in a piece's data (a card's pattern of moves is 2 deep)."""
+
+
+def _data_list(value: list[Any]) -> list[Any]:
+    """A list in a piece's data: numbers, texts and lists of them, a few levels deep."""
+    def check(v: Any, depth: int) -> None:
+        if isinstance(v, list):
+            if depth >= DATA_DEPTH:
+                raise ValueError(f"lists in a piece's data nest at most {DATA_DEPTH} deep")
+            for x in v:
+                check(x, depth + 1)
+        elif isinstance(v, bool) or not isinstance(v, int | str):
+            raise ValueError(f"a piece's data holds whole numbers, texts and lists of them, "
+                             f"not {v!r}")
+    check(value, 0)
+    return value
+
+
+DataList = Annotated[list[Any], AfterValidator(_data_list), WithJsonSchema({
+    "type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "string"},
+                                          {"type": "array"}]}})]
+TableValue = StrictInt | str | DataList
+"""A value in a set's table: a number, a text, or a list of them (a card's pattern of
+moves, `[[0, 2], [0, -1]]`), lists inside lists too."""
+
+
+def frozen_value(value: Any) -> Any:
+    """A piece's values as a key (its kind, a lookup by values): lists become tuples. The
+    game keeps the lists themselves, as the language has lists; nothing changes a value in
+    place, and a view shows copies."""
+    if isinstance(value, list | tuple):
+        return tuple(frozen_value(v) for v in value)
+    return value
+
+
+def plain_data(value: Any) -> Any:
+    """A piece's data as the game keeps it: plain lists (not the reader's located ones),
+    lists inside lists too."""
+    if isinstance(value, list | tuple):
+        return [plain_data(v) for v in value]
+    return value
+
+
+def data_text(value: Any) -> str:
+    """A value as players read it: a list as `[0, 2]`, lists inside lists too."""
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(data_text(v) for v in value) + "]"
+    return str(value)
+
 
 class AttributeDecl(Node):
     """A piece attribute (colour, size ...) with its possible values."""
 
-    values: list[int | str] = Field(min_length=1)
+    values: list[int | str] = Field(default_factory=list, description="the values the "
+                                    "attribute may take (needed unless `data` is true)")
+    data: bool = Field(default=False, description="the values are given piece by piece in "
+                       "the sets' tables, not from a fixed list: numbers, texts or lists of "
+                       "them (a movement card's pattern [[0, 2], [0, -1]]), read like any "
+                       "other attribute (for d in card.pattern)")
     names: dict[int | str, str] = Field(default_factory=dict,
                                         description="display name of a value, e.g. 3: large")
     short: dict[int | str, str] = Field(default_factory=dict,
@@ -149,6 +204,9 @@ class AttributeDecl(Node):
     def _mappings_name_values(self) -> AttributeDecl:
         """A colour or glyph for a value the attribute lacks is a typo the pictures would
         silently ignore."""
+        if not self.values and not self.data:
+            raise ValueError("an attribute needs its `values` (or `data: true` when the sets' "
+                             "tables give each piece's value, lists too)")
         for what, mapping in (("colours", self.colours), ("glyphs", self.glyphs)):
             for v in mapping:
                 if v not in self.values:
@@ -190,11 +248,12 @@ class PieceSet(Node):
         default_factory=dict,
         description="attribute: values to combine; an attribute left out has no value "
                     "(null) on these pieces")
-    table: list[dict[str, StrictInt | str]] = Field(
+    table: list[dict[str, TableValue]] = Field(
         default_factory=list,
         description="a data table, one row per piece (for each combination of `each`): "
                     "the values of the attributes `each` does not give, e.g. "
-                    "{size: 1, value: 2, stars: 1}")
+                    "{size: 1, value: 2, stars: 1}; an attribute declared with `data: true` "
+                    "may take any number, text or list, e.g. pattern: [[0, 2], [0, -1]]")
     component: str | None = Field(
         default=None, min_length=1, max_length=40,
         description="when one copy of the set is a single physical component and its "
@@ -273,12 +332,18 @@ class ZoneDecl(Node):
 
     id: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
     label: str | None = None
-    kind: Literal["grid", "pile", "slots"] = Field(
+    kind: Literal["grid", "hex", "pile", "slots"] = Field(
         description="grid: rows × cols squares, each a stack (or an open grid, with "
-                    "`reach`); pile: one ordered pile (deck, hand, supply); slots: numbered "
-                    "places without geometry (a field)")
+                    "`reach`); hex: a board of hexagons, rows × cols in a rhombus (as Hex's "
+                    "board) or a hexagon with `side` hexes along each side, named like a "
+                    "grid's squares (a1 bottom left), six directions ne, e, se, sw, w, nw; "
+                    "pile: one ordered pile (deck, hand, supply); slots: numbered places "
+                    "without geometry (a field, a row of pits)")
     rows: Expr | None = None
     cols: Expr | None = None
+    side: Expr | None = Field(
+        default=None, description="kind: hex, instead of rows and cols: a hexagon-shaped "
+        "board with this many hexes along each of its six sides (2 × side − 1 rows)")
     reach: Expr | None = Field(
         default=None, description="an open grid (instead of rows and cols): a table with no "
         "edge the game can reach, its squares named x,y from the centre 0,0 (x to the east, y "

@@ -23,15 +23,15 @@ from interpreter.primitives.base import Primitive
 from interpreter.primitives.chance import Arrange
 from interpreter.primitives.decisions import Choose, OptionDef
 from interpreter.primitives.dispatch import Match
-from interpreter.primitives.ending import EndGame, Say
+from interpreter.primitives.ending import Eliminate, EndGame, Say
 from interpreter.primitives.flow import Add, Call, ForEach, If, Let, Repeat, Retry, Set, While
-from interpreter.primitives.pieces import Move, Shuffle, Swap
+from interpreter.primitives.pieces import Move, Show, Shuffle, Swap
 from interpreter.primitives.stacks import Create, Destroy, Grow, Recolor, Shrink
 
 PRIMITIVES: dict[str, type[Primitive]] = {
     cls.keyword: cls
     for cls in (Let, Set, Add, If, While, Repeat, ForEach, Call, Retry,
-                Move, Swap, Shuffle, Arrange, Choose, EndGame, Say,
+                Move, Swap, Shuffle, Show, Arrange, Choose, EndGame, Eliminate, Say,
                 Shrink, Grow, Recolor, Destroy, Create, Match)
 }
 
@@ -62,9 +62,11 @@ Effect = Annotated[
     | Annotated[Move, Tag("move")]
     | Annotated[Swap, Tag("swap")]
     | Annotated[Shuffle, Tag("shuffle")]
+    | Annotated[Show, Tag("show")]
     | Annotated[Arrange, Tag("arrange")]
     | Annotated[Choose, Tag("choose")]
     | Annotated[EndGame, Tag("end_game")]
+    | Annotated[Eliminate, Tag("eliminate")]
     | Annotated[Say, Tag("say")]
     | Annotated[Shrink, Tag("shrink")]
     | Annotated[Grow, Tag("grow")]

@@ -45,6 +45,28 @@ class EndGame(Primitive):
         return [f"The game ends ({reason}){who}."]
 
 
+class Eliminate(Primitive):
+    """Knock seats out of the game (a player with no cards left, no money, no pieces)."""
+
+    keyword: ClassVar[str] = "eliminate"
+    summary: ClassVar[str] = ("Knock a seat (or a list of seats) out of the game: it takes "
+                              "no more turns and makes no more decisions.")
+    eliminate: Expr = Field(description="the seat, or list of seats, knocked out")
+
+    def compile(self, b: ProgramBuilder) -> None:
+        seats = b.expr(self.eliminate)
+        nxt = b.after_this()
+
+        def run(m: Machine) -> int:
+            m.eliminate(seats(m.env))
+            return nxt
+        b.emit(run, falls=True)
+
+    def english(self, d: Describer) -> list[str]:
+        return [f"Knock out of the game: {d.expr(self.eliminate)} (no more turns, no more "
+                "decisions)."]
+
+
 class Say(Primitive):
     """Write a line in the game's log (for everyone, or only the seats named)."""
 

@@ -1,4 +1,4 @@
-"""Moving pieces: move, swap, shuffle."""
+"""Moving pieces: move, swap, shuffle; showing them to some seats only: show."""
 
 from __future__ import annotations
 
@@ -65,7 +65,8 @@ class Move(Primitive):
                 f"site = {unique(pc, 'where')}(env)",
                 "sites = st.sites",
                 "if (type(piece) is int and type(site) is int and 0 <= piece < len(st.loc)",
-                "        and 0 <= site < len(sites) and not m.game.site_zone[site].triggers):",
+                "        and 0 <= site < len(sites) and not m.game.site_zone[site].triggers",
+                "        and not st.shown):",
                 "    old = sites[st.loc[piece]]",
                 "    if old[-1] == piece:",
                 "        old.pop()",
@@ -128,3 +129,32 @@ class Shuffle(Primitive):
 
     def english(self, d: Describer) -> list[str]:
         return [f"Shuffle {d.expr(self.shuffle)}."]
+
+
+class Show(Primitive):
+    """Show pieces to some seats only (a look at another player's hand, a peek at the
+    top of the deck): those seats see each piece's face wherever it lies, in their view
+    and their log, until it moves; nobody else learns anything."""
+
+    keyword: ClassVar[str] = "show"
+    summary: ClassVar[str] = ("Show a piece (or a list of pieces) to the seats in `to` only, "
+                              "until it moves.")
+    show: Expr = Field(description="the piece, or a list of pieces")
+    to: Expr = Field(description="the seat, or list of seats, who see them")
+
+    def compile(self, b: ProgramBuilder) -> None:
+        what, seats = b.expr(self.show), b.expr(self.to)
+        nxt = b.after_this()
+
+        def run(m: Machine) -> int:
+            env = m.env
+            pieces = what(env)
+            if pieces is None:
+                raise RuleError(f"show: '{self.show.text}' gave no piece to show")
+            m.show(pieces, seats(env))
+            return nxt
+        b.emit(run, falls=True)
+
+    def english(self, d: Describer) -> list[str]:
+        return [f"Show {d.expr(self.show)} to {d.expr(self.to)} and nobody else (they see it "
+                "until it moves)."]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import IllegalMove, Location, RuleError, UsageError, did_you_mean
 from interpreter.load.catalog import shorten
+from interpreter.load.schema import data_text, frozen_value
 from interpreter.run import rng as rngmod
 from interpreter.run.budget import Limits
 from interpreter.run.budget import describe as kind_of
@@ -22,6 +23,8 @@ from interpreter.run.state import State
 from interpreter.run.tables import (
     ALL_DIRECTIONS,
     DIRECTIONS,
+    HEX_DIRECTIONS,
+    HEX_ORDER,
     ChoiceSpec,
     Compiled,
     Decision,
@@ -146,21 +149,46 @@ class Game:
         return exc
 
     def offset(self, site: int, direction: Any, distance: Any = 1) -> int | None:
+        """The place `distance` steps `direction` of a board's place (None off the board)."""
         rc = self.site_rc[site]
         if rc is None:
             raise RuleError(f"offset() works on grid squares, not on {self.site_name[site]}")
-        step = DIRECTIONS.get(direction)
+        zone = self.site_zone[site]
+        hexes = zone.kind == "hex"
+        step = (HEX_DIRECTIONS if hexes else DIRECTIONS).get(direction)
         if step is None:
+            if hexes:
+                shown = repr(direction[:20]) if isinstance(direction, str) else kind_of(
+                    direction)
+                raise RuleError(f"a hex board has no direction {shown} (use one of "
+                                f"{', '.join(HEX_ORDER)})")
             raise RuleError(f"unknown direction {kind_of(direction)} (use one of "
                             f"{', '.join(ALL_DIRECTIONS)})")
         if type(distance) is not int:
             raise RuleError("offset(): the distance must be a whole number, got "
                             f"{kind_of(distance)}")
-        zone = self.site_zone[site]
-        r = rc[0] + step[0] * distance
-        c = rc[1] + step[1] * distance
+        return self._at(site, rc, zone, step[0] * distance, step[1] * distance)
+
+    def shift(self, site: int, dx: Any, dy: Any) -> int | None:
+        """offset(place, dx, dy): the place dx columns east and dy rows north of a board's
+        place (on a hex board, a row north is a step north-east), None off the board."""
+        rc = self.site_rc[site]
+        if rc is None:
+            raise RuleError(f"offset() works on grid squares, not on {self.site_name[site]}")
+        if type(dx) is not int or type(dy) is not int:
+            bad = dy if type(dx) is int else dx
+            raise RuleError("offset(place, dx, dy): the columns and rows must be whole "
+                            f"numbers, got {kind_of(bad)}")
+        return self._at(site, rc, self.site_zone[site], dy, dx)
+
+    @staticmethod
+    def _at(site: int, rc: tuple[int, int], zone: ZoneInfo, dr: int, dc: int) -> int | None:
+        r, c = rc[0] + dr, rc[1] + dc
+        if zone.cells:  # a hex board: its places by (row, column)
+            found = zone.cells.get((r, c))
+            return None if found is None else site - zone.cells[rc] + found
         if 0 <= r < zone.rows and 0 <= c < zone.cols:
-            return zone.first + r * zone.cols + c
+            return site + dr * zone.cols + dc
         return None
 
     # -- states -------------------------------------------------------------------------
@@ -200,6 +228,8 @@ class Game:
         st.winners = None
         st.reason = None
         st.steps = 0
+        st.out = ()
+        st.shown = {}
         st._cache = None
         st._log_json = None
         if self.variables:
@@ -242,7 +272,13 @@ class Game:
             self._piece_by_kind = {}
             for p, kind in enumerate(self.piece_kind):
                 self._piece_by_kind.setdefault(kind, p)
-        return self._piece_by_kind.get(tuple(values.get(a) for a in self.attribute_order))
+        return self._piece_by_kind.get(tuple(frozen_value(values.get(a))
+                                             for a in self.attribute_order))
+
+    @cached_property
+    def has_data_lists(self) -> bool:
+        """Whether some piece's data holds a list (an attribute declared `data: true`)."""
+        return any(type(v) is list for values in self.attributes.values() for v in values)
 
     def piece_face(self, values: dict[str, Any]) -> str:
         """What a card shows besides its name or code: its `face` attributes, each by its
@@ -251,7 +287,10 @@ class Game:
         shown = []
         for attr in self.ruleset.pieces.face:
             if attr in values and attr in attrs:
-                v = values[attr]
+                v = frozen_value(values[attr])
+                if isinstance(v, tuple):  # a card's data list
+                    shown.append(data_text(v))
+                    continue
                 short = attrs[attr].short.get(v)
                 shown.append(str(short) if short else str(attrs[attr].names.get(v, v)))
         return " ".join(shown)
@@ -483,8 +522,9 @@ class Game:
         return [s for s in keys if keys[s] == best]
 
     def rank_keys_of(self, env: Env) -> dict[int, tuple]:
-        """Each seat's place in the game's ranking (`rank`, else `scores`, else nothing):
-        larger ranks higher."""
+        """Each seat's place in the game's ranking (`rank`, else `scores`, else nothing),
+        then, when seats were knocked out, its standing (in the game, or how late it went
+        out): larger ranks higher."""
         seats = list(range(1, env.state.players + 1))
         keys: dict[int, tuple] = {}
         for s in seats:
@@ -505,6 +545,10 @@ class Game:
                                  self.source_line(self.score_loc)) from None
             else:
                 keys[s] = ()
+        out = env.state.out
+        if out:  # seats knocked out: below those still in, the later out the higher
+            for s in seats:
+                keys[s] += (out.index(s) - len(out) if s in out else 0,)
         return keys
 
     def describe_option_value(self, value: Any) -> str:
@@ -515,14 +559,14 @@ class Game:
         variable that holds pieces; a hidden one as its back."""
         if piece.get("hidden"):
             return f"a hidden {piece['back']}" if piece.get("back") else "a hidden piece"
-        key = tuple(piece.get(attr) for attr in self.attribute_order)
+        key = tuple(frozen_value(piece.get(attr)) for attr in self.attribute_order)
         return self._names_by_kind.get(key) or " ".join(str(v) for v in piece.values())
 
     @cached_property
     def _names_by_kind(self) -> dict[tuple, str]:
         names: dict[tuple, str] = {}
         for p in reversed(range(self.n_pieces)):
-            names[tuple(self.attributes[a][p] for a in self.attribute_order)] = \
+            names[frozen_value(tuple(self.attributes[a][p] for a in self.attribute_order))] = \
                 self.piece_names[p]
         return names
 

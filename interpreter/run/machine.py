@@ -225,6 +225,8 @@ class Machine:
             raise RuleError(f"move: {kind_of(piece)} is not a piece")
         if type(site) is not int or not 0 <= site < len(st.sites):
             site = self.place(site, "move")
+        if st.shown and piece in st.shown:
+            self.unshow((piece,))
         old = st.sites[st.loc[piece]]
         if old and old[-1] == piece:
             old.pop()
@@ -263,6 +265,8 @@ class Machine:
         for p in (a, b):
             if type(p) is not int or not 0 <= p < len(st.loc):
                 raise RuleError(f"swap: {kind_of(p)} is not a piece")
+        if st.shown:
+            self.unshow((a, b))
         sa, sb = st.loc[a], st.loc[b]
         ia, ib = st.sites[sa].index(a), st.sites[sb].index(b)
         st.sites[sa][ia], st.sites[sb][ib] = b, a
@@ -274,6 +278,8 @@ class Machine:
         if type(site) is not int or not 0 <= site < len(st.sites):
             site = self.place(site, "shuffle")
         seq = st.sites[site]
+        if st.shown:
+            self.unshow(seq)
         self.env.steps += len(seq)
         r = st.rng
         for i in range(len(seq) - 1, 0, -1):
@@ -296,6 +302,37 @@ class Machine:
                                    witnesses(self.game, self.state, pieces)))
         else:
             self.state.append_log(("say", text, seats, pieces))
+
+    def show(self, pieces: Any, seats: Any) -> None:
+        """Let `seats` see these pieces, wherever they lie, until each moves (a private
+        reveal: a look at another player's hand); the log tells them, and only them,
+        what they saw."""
+        st = self.state
+        if not isinstance(pieces, list | tuple):
+            pieces = [pieces]
+        if not isinstance(seats, list | tuple):
+            seats = [seats]
+        to = {self.seat_index(s) + 1 for s in seats}
+        for p in pieces:
+            if type(p) is not int or not 0 <= p < len(st.loc):
+                raise RuleError(f"show: {kind_of(p)} is not a piece")
+        if not pieces or not to:
+            return
+        shown = dict(st.shown)  # replaced, not changed: copies of the state share it
+        for p in pieces:
+            shown[p] = tuple(sorted(to.union(shown.get(p, ()))))
+        st.shown = shown
+        names = ", ".join(self.game.piece_names[p] for p in pieces)
+        who = ", ".join(self.game.seat_name(s) for s in sorted(to))
+        seen = tuple(sorted(to))  # on the record for them: they remember what they saw
+        st.append_log(("say", f"Shown to {who}: {names}", seen, tuple(pieces), seen))
+
+    def unshow(self, pieces: Any) -> None:
+        """These pieces moved (or were shuffled): what was shown of them is forgotten."""
+        st = self.state
+        gone = [p for p in pieces if p in st.shown]
+        if gone:
+            st.shown = {p: seats for p, seats in st.shown.items() if p not in gone}
 
     def finish(self, winners: Any, reason: str) -> None:
         st = self.state
@@ -333,9 +370,41 @@ class Machine:
             except RuleError as exc:
                 raise exc.at(rule.loc, f"end rule '{rule.id}'",
                              self.game.source_line(rule.loc)) from None
+        if st.out:
+            return self.next_seat_in(turn_pc)
         st.current = st.current % st.players + 1
         env.forget("turn")
         return turn_pc
+
+    def next_seat_in(self, turn_pc: int) -> int:
+        """The turn passes to the next seat still in the game; when at most one is left
+        (and no end rule ended the game), the game ends, the last seat in winning."""
+        st = self.state
+        left = [s for s in range(1, st.players + 1) if s not in st.out]
+        if len(left) <= 1:
+            self.finish(left or [st.out[-1]], "only one player is left in the game" if left
+                        else "no player is left in the game")
+            return PAUSE
+        seat = st.current % st.players + 1
+        while seat in st.out:
+            seat = seat % st.players + 1
+        st.current = seat
+        self.env.forget("turn")
+        return turn_pc
+
+    def eliminate(self, seats: Any) -> None:
+        """Knock seats out of the game: no more turns, no more decisions, and ranked
+        below every seat still in (the later out, the higher)."""
+        st = self.state
+        if not isinstance(seats, list | tuple):
+            seats = [seats]
+        for s in seats:
+            self.seat_index(s)
+            if s not in st.out:
+                st.out = (*st.out, s)
+                st.append_log(("say", f"{self.game.seat_name(s)} is out of the game", None,
+                               ()))
+        self.env.forget("turn")
 
     # -- decisions -----------------------------------------------------------------------
     def ask(self, spec: ChoiceSpec) -> int:
@@ -350,7 +419,8 @@ class Machine:
                                     f"{kind_of(seats)}")
                 waiting = []
                 for s in sorted({self.seat_index(s) + 1 for s in seats}):
-                    self.seat_index(s)
+                    if s in st.out:
+                        continue  # knocked out: decides nothing more
                     if self.has_option(spec, s):
                         waiting.append(s)
                 slot = {"seats": waiting, "picked": {}, "next": 0}
@@ -363,7 +433,7 @@ class Machine:
             self.seat_index(seat)
         else:
             seat = st.current  # always a seat
-        if self.has_option(spec, seat):
+        if (not st.out or seat not in st.out) and self.has_option(spec, seat):
             return PAUSE
         return spec.none.pc if spec.none is not None else spec.after.pc
 
@@ -456,6 +526,8 @@ class Machine:
         st.piece_vars = {k: v[:] for k, v in snap.piece_vars.items()}
         st.triggers = [t[:] for t in snap.triggers]
         st.log = snap.log
+        st.out = snap.out
+        st.shown = snap.shown
         self.env.cache.clear()
 
 

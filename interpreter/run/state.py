@@ -31,12 +31,14 @@ class State:
         "frames",
         "loc",
         "log",
+        "out",
         "over",
         "piece_vars",
         "players",
         "reason",
         "rng",
         "seat_vars",
+        "shown",
         "sites",
         "steps",
         "triggers",
@@ -64,6 +66,13 @@ class State:
     reason: str | None
     steps: int
     """Steps the rules have taken in this game so far (budgets.steps_per_game)."""
+    out: tuple[int, ...]
+    """The seats knocked out of the game (`eliminate`), in the order they went out: they
+    take no more turns and make no more decisions. A tuple, replaced (never changed) when
+    a seat goes out, so copies share it."""
+    shown: dict[int, tuple[int, ...]]
+    """Pieces shown to some seats besides those the zones let see them (`show`): piece →
+    seats, until the piece moves. Replaced, never changed in place, so copies share it."""
     _cache: dict[int, Any] | None
     _log_json: tuple[Any, list] | None
     """The log as JSON lists up to a node of it: the log only grows at its head (and
@@ -89,6 +98,8 @@ class State:
         s.winners = self.winners
         s.reason = self.reason
         s.steps = self.steps
+        s.out = self.out
+        s.shown = self.shown
         s._cache = None
         s._log_json = self._log_json
         return s
@@ -113,7 +124,7 @@ class State:
                             "inside a list, hundreds of levels down)") from None
 
     def _to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "players": self.players,
             "sites": [x[:] for x in self.sites],
             "vars": _plain(self.vars),
@@ -131,6 +142,11 @@ class State:
             "reason": self.reason,
             "steps": self.steps,
         }
+        if self.out:  # (only when used: saves of games without them read as before)
+            data["out"] = list(self.out)
+        if self.shown:
+            data["shown"] = {str(p): list(seats) for p, seats in self.shown.items()}
+        return data
 
     def _json_log(self) -> list[list[Any]]:
         cached = self._log_json
@@ -165,6 +181,9 @@ class State:
         s.winners = None if data["winners"] is None else list(data["winners"])
         s.reason = data["reason"]
         s.steps = int(data.get("steps", 0))
+        s.out = tuple(int(x) for x in data.get("out", ()))
+        s.shown = {int(p): tuple(int(x) for x in seats)
+                   for p, seats in data.get("shown", {}).items()}
         s._cache = None
         # the log as JSON is what was read: writing the state again converts nothing (its
         # entries are shared with `data`, as to_json shares them with its cache: JSON data

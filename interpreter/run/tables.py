@@ -29,6 +29,15 @@ DIRECTION_NAMES = {"n": "north", "ne": "north-east", "e": "east", "se": "south-e
 ORTHOGONAL = ["n", "e", "s", "w"]
 DIAGONAL = ["ne", "se", "sw", "nw"]
 ALL_DIRECTIONS = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
+HEX_DIRECTIONS: dict[str, tuple[int, int]] = {
+    # A hex board's rows are horizontal and count upward, each row half a hex to the
+    # right of the one below (pointy-topped hexes): (row change, column change).
+    "ne": (1, 0), "e": (0, 1), "se": (-1, 1), "sw": (-1, 0), "w": (0, -1), "nw": (1, -1),
+}
+HEX_ORDER = ["ne", "e", "se", "sw", "w", "nw"]
+SIDES = {"grid": ["n", "e", "s", "w"], "rhombus": ["n", "e", "s", "w"],
+         "hexagon": ["n", "ne", "se", "s", "sw", "nw"]}
+"""The sides of each shape of board, for border(zone, side)."""
 
 
 class Label:
@@ -55,6 +64,10 @@ class ZoneInfo:
     cols: int = 0
     reach: int | None = None
     """An open grid's reach: its squares are named x,y with x, y from -reach to reach."""
+    side: int | None = None
+    """A hexagon-shaped hex board's side (its rows and cols are 2 × side − 1)."""
+    cells: dict[tuple[int, int], int] = field(default_factory=dict)
+    """A hex board's places by (row, column) from 0 (a hexagon's corners have none)."""
     contents: str = "everyone"
     count: str = "everyone"
     reveal_at_end: bool = True
@@ -63,6 +76,23 @@ class ZoneInfo:
     triggers: list[int] = field(default_factory=list)
     conceal: Compiled | None = None
     conceal_loc: Location | None = None
+
+    @property
+    def shape(self) -> str:
+        """grid, rhombus or hexagon: the board's outline (what its sides are)."""
+        if self.kind == "hex":
+            return "hexagon" if self.side is not None else "rhombus"
+        return self.kind
+
+    def holds(self, r: int, c: int) -> bool:
+        """Whether (row, column) from 0 is a place of the board (of a hexagon: within
+        side − 1 steps of the centre)."""
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            return False
+        if self.side is None:
+            return True
+        k = self.side - 1
+        return k <= r + c <= 3 * k
 
     def site_for(self, seat: int, index: int = 0) -> int:
         return self.first + (seat - 1) * self.per_owner + index

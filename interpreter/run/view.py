@@ -53,11 +53,20 @@ def describe_piece(game: Game, piece: int, state: State | None = None,
     those that hold pieces or places shown as `hidden`'s seat sees them."""
     out = {attr: game.attributes[attr][piece] for attr in game.attribute_order
            if game.attributes[attr][piece] is not None}
+    if game.has_data_lists:  # a card's data lists: copies (the game's are never changed)
+        out = {attr: _copied(v) for attr, v in out.items()}
     if state is not None and state.piece_vars:
         for var, values in state.piece_vars.items():
             if values[piece] is not None:
                 out[var] = held(game, state, game.variables[var], values[piece], hidden)
     return out
+
+
+def _copied(value: Any) -> Any:
+    """A piece's data as a view shows it: lists copied, lists inside lists too."""
+    if type(value) is list:
+        return [_copied(v) for v in value]
+    return value
 
 
 def held(game: Game, state: State, var: VariableInfo, value: Any,
@@ -107,9 +116,20 @@ def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int,
             for p in stack:
                 env.temps["piece"] = p
                 shown.append(hidden_piece(game, p) if _concealed(game, zone, conceal, env)
+                             and not shown_to(state, p, seat)
                              else describe_piece(game, p, state, hidden))
             out["pieces"] = shown
+    elif state.shown and stack:
+        mine = [p for p in stack if shown_to(state, p, seat)]
+        if mine:  # shown to this seat alone (`show`): which pieces, not where in the pile
+            out["shown"] = [describe_piece(game, p, state, hidden) for p in mine]
     return out
+
+
+def shown_to(state: State, piece: int, seat: int) -> bool:
+    """Whether `piece` was shown to `seat` (`show`) and has not moved since."""
+    seats = state.shown.get(piece)
+    return seats is not None and seat in seats
 
 
 def backs(game: Game, stack: list[int]) -> dict[str, int]:
@@ -182,6 +202,7 @@ def _view(game: Game, state: State, seat: int) -> dict[str, Any]:
         "zones": zones,
         "variables": variables,
         "deciding": deciding,
+        "eliminated": list(state.out),
         "prompt": decision.prompt if decision is not None and seat in deciding else None,
         "log": redacted_log(game, state, seat, hidden),
         "over": over,
@@ -306,6 +327,8 @@ class _HiddenPieces:
         game, state, seat = self.game, self.state, self.seat
         if type(piece) is not int or not 0 <= piece < len(state.loc):
             return False
+        if state.shown and shown_to(state, piece, seat):
+            return False
         site = state.loc[piece]
         zone = game.site_zone[site]
         if not _may_see(zone.contents, game.site_owner[site], seat, state.over,
@@ -332,3 +355,34 @@ def _all_pieces_public(game: Game) -> bool:
         found = _PUBLIC[game] = all(z.contents == "everyone" and z.conceal is None
                                     for z in game.zones.values())
     return found
+
+
+def board_cell(name: str) -> tuple[int, int] | None:
+    """A board place's (row, column) from 0, from its name as the view gives it (`c3`,
+    perhaps `zone:c3[owner]`): what the terminal and the pictures lay a hex board out
+    by. None for a name that is not a letter and a number."""
+    text = name.split(":")[-1].split("[")[0]
+    if len(text) < 2 or not ("a" <= text[0] <= "z") or not text[1:].isdigit():
+        return None
+    return int(text[1:]) - 1, ord(text[0]) - ord("a")
+
+
+ROW_OF_SLOTS = 16
+"""A slots zone of at most this many places is a row (of pits, of market places): every
+place is shown in order, empty ones included; a larger one (a field of free stacks) lists
+only the places in use."""
+COUNT_ABOVE = 3
+"""A place holding more than this many pieces, all alike, shows how many (and one of
+them) instead of each piece."""
+
+
+def alike(pieces: list[dict[str, Any]] | None) -> bool:
+    """Whether a place's pieces are all alike and all seen (so a count says it all)."""
+    return bool(pieces) and not pieces[0].get("hidden") and all(  # type: ignore[index]
+        p == pieces[0] for p in pieces)  # type: ignore[union-attr]
+
+
+def one_kind(game: Game) -> bool:
+    """Whether every piece of the game is alike (a sowing game's seeds): a row of places
+    then shows each place's count, its pieces' look telling nothing."""
+    return len(set(game.piece_kind_id)) == 1

@@ -56,6 +56,11 @@ Format::
         winners: [1]          # the game is over with exactly these winners
         log_includes: ["Eruption from b2"]  # text found in the game's log lines
         log_excludes: ["captures"]          # text found in none of them
+                              # (both read the whole log, as the referee sees it)
+        log_of:               # text found in the log as one seat may read it (its
+          2: ["Shown to Player 2"]          # lines, what it may see of the others)
+        log_hides:            # text in no line of the log that seat may read
+          3: ["Ace"]
 
         # Optional: show the case in the rulebook as an illustrated example (``tabletop
         # test`` proves it like any other case). The moves before the shown ones only
@@ -138,6 +143,10 @@ class Case(Node):
     winners: list[int] | None = None
     log_includes: list[str] = Field(default_factory=list)
     log_excludes: list[str] = Field(default_factory=list)
+    log_of: dict[int, list[str]] = Field(default_factory=dict, description="for a seat, texts "
+                                         "found in the log as that seat may read it")
+    log_hides: dict[int, list[str]] = Field(default_factory=dict, description="for a seat, "
+                                            "texts in no line of the log that seat may read")
     example: Example | None = Field(default=None, description="show this case in the "
                                     "rulebook as an illustrated example")
 

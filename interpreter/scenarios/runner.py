@@ -37,6 +37,7 @@ from interpreter.load.located import Expr
 from interpreter.load.yaml_source import LocatedDict, LocatedList, Source, locate, read_yaml
 from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.state import State
+from interpreter.run.view import redacted_log
 from interpreter.scenarios.model import Case, Example, ExampleValue, ScenarioFile, Text
 from interpreter.scenarios.position import (
     Placements,
@@ -644,7 +645,47 @@ def check_case(p: _Prepared, state: State) -> list[str]:
     if (case.log_includes or case.log_excludes) and problems:
         problems.append("log:\n" + ("\n".join(f"    {line}" for line in lines[-15:])
                                     or "    (empty)"))
+    problems.extend(_seat_log_checks(game, state, case))
     return problems
+
+
+def _seat_log_checks(game: Game, state: State, case: Case) -> list[str]:
+    """`log_of` / `log_hides`: the log as one seat may read it (what its screen shows)."""
+    problems: list[str] = []
+    for seat in sorted({*case.log_of, *case.log_hides}):
+        if not 1 <= seat <= state.players:
+            problems.append(f"log_of/log_hides: seat {seat} is not a seat of this game (seats "
+                            f"1 to {state.players})")
+            continue
+        lines = seat_log_lines(game, state, seat)
+        found = []
+        for text in case.log_of.get(seat, ()):
+            if not any(text in line for line in lines):
+                found.append(f"log_of: no log line {game.seat_name(seat)} may read contains "
+                             f"{text!r}")
+        for text in case.log_hides.get(seat, ()):
+            hits = [line for line in lines if text in line]
+            if hits:
+                found.append(f"log_hides: {game.seat_name(seat)} may read {text!r}: "
+                             f"{hits[0]!r}")
+        if found:
+            found.append(f"the log as {game.seat_name(seat)} reads it:\n"
+                         + ("\n".join(f"    {line}" for line in lines[-15:]) or "    (empty)"))
+        problems.extend(found)
+    return problems
+
+
+def seat_log_lines(game: Game, state: State, seat: int) -> list[str]:
+    """The log's lines as `seat` may read them: its lines, the others' decisions it may
+    read (`Player 2: notation`), and nothing of what is hidden from it."""
+    out = []
+    for entry in redacted_log(game, state, seat):
+        if "say" in entry:
+            if entry["say"] is not None:
+                out.append(entry["say"])
+        elif entry["decision"] is not None:
+            out.append(f"{game.seat_name(entry['seat'])}: {entry['decision']}")
+    return out
 
 
 def _option_checks(case: Case, found: list[str]) -> list[str]:

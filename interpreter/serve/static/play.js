@@ -179,7 +179,10 @@
     delete body.pass;
     document.title = `${msg.title} — Tabletop`;
     $("title").textContent = msg.title;
-    $("who").textContent = msg.seat == null ? "Watching" : `You are ${seatName(msg.seat)}`;
+    const out = (msg.view && msg.view.eliminated) || [];
+    $("who").textContent = (msg.seat == null ? "Watching" : `You are ${seatName(msg.seat)}`)
+      + (out.includes(msg.seat) ? " (out of the game)" : "")
+      + (out.length ? ` — out: ${out.map(seatName).join(", ")}` : "");
     const ruleset = msg.ruleset || (msg.view && msg.view.game);
     if (ruleset) $("rules").href = `/rules/${encodeURIComponent(ruleset)}`;
     const board = safeSvg(msg.svg);
