@@ -104,6 +104,10 @@ def _nim(seat: int, notation: str) -> str:
     return f"pile:{heap}, take:{take};"
 
 
+def _hex(seat: int, notation: str) -> str:
+    return notation  # the same names, a1 … on both boards, with the same hexes touching
+
+
 def _dots_and_boxes(seat: int, notation: str) -> str:
     (x1, y1), (_, y2) = (_square(dot) for dot in notation.split("-"))
     # OpenSpiel counts dot rows from 0 at the top of the 3×3 dots: ours 3 is its 0
@@ -152,6 +156,8 @@ class Classic:
     chance: Chance | None = None
     returns: Returns | None = None
     """Our returns, when they are not +1/−1 for the one winner (0 each for a draw)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Our ruleset's options matching `params` (a smaller board than the default)."""
 
 
 CLASSICS = [
@@ -165,8 +171,13 @@ CLASSICS = [
     Classic("pig", "pig", _pig, chance=_die_pig),
     Classic("nim", "nim", _nim),
     Classic("dots-and-boxes", "dots_and_boxes", _dots_and_boxes),
+    # 11×11, both engines' default, takes about 4 minutes for 1,000 replays here: the
+    # test plays 7×7 (`python tests/openspiel_gallery.py hex-11` plays 11×11)
+    Classic("hex", "hex", _hex, params={"board_size": 7}, options={"size": 7}),
 ]
+HEX_11 = Classic("hex", "hex", _hex)
 BY_NAME = {c.ruleset: c for c in CLASSICS}
+BY_NAME["hex-11"] = HEX_11
 
 
 # -- one replay --------------------------------------------------------------------------
@@ -201,7 +212,7 @@ class Replayer:
 
     def __init__(self, classic: Classic) -> None:
         self.classic = classic
-        self.game = load_game(classic.ruleset)
+        self.game = load_game(classic.ruleset, classic.options)
         self.referee = Referee(self.game)
         self.os_game = pyspiel.load_game(classic.openspiel, classic.params)
         self._strings: dict[tuple[int, tuple], str] = {}
