@@ -289,3 +289,19 @@ def test_palette_colours_are_apart() -> None:
 def test_the_same_legend_twice_is_the_same_document() -> None:
     game = game_at(GAMES[-1])
     assert legend_svg(game, kinds(game), "x") == legend_svg(game, kinds(game), "x")
+
+
+@pytest.mark.parametrize("code", ["", "a", "rainbow1$0", "y2$3"])
+def test_a_card_is_drawn_whatever_its_code(code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card whose code is empty (its attributes have no short codes) is drawn by its
+    band and face: it was divided by the code's width, zero, and the rulebook stopped."""
+    game = load_game("aquarium")
+    style = PieceStyle(game)
+    monkeypatch.setattr(PieceStyle, "code", lambda self, piece: code)
+    c = _Canvas()
+    c.card(style, {"kind": "fish", "colour": "red"}, 50.0, 100.0, 40.0, "#ffffff", "")
+    svg = "".join(c.parts)
+    assert svg.count("<rect") == 2  # the card and its band
+    drawn = "".join(re.findall(r">([^<>]*)</text>", svg))
+    assert drawn.replace("$", "").startswith(code.replace("$", "")[:1])
+    assert sorted(drawn) == sorted(code)

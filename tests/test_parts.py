@@ -60,7 +60,7 @@ def test_replacing_any_part_with_its_own_yaml_gives_the_same_game(game: str) -> 
         return read_once[ref]  # type: ignore[no-any-return]
 
     every = parts(base.tree)
-    assert len(every) > 50
+    assert len(every) >= 20  # (tic-tac-toe, the smallest, has 24)
     for part in every:
         tree, source = parse_yaml(replacing(path, [part]), "/same.yaml")
         merged, info = merge_variant(tree, source, "/same.yaml", read)

@@ -539,8 +539,11 @@ class ObservationEncoder:
         self.actions = actions
         self.seats = n = game.max_seats
         decl = game.ruleset.pieces.attributes
+        # an attribute of `data: true` (a card's list of steps, say) has no fixed values
+        # to encode one-hot; its pieces are told apart by their other attributes
         self.attributes: list[tuple[str, dict[Any, int]]] = [
-            (a, {v: i for i, v in enumerate(decl[a].values)}) for a in game.attribute_order]
+            (a, {v: i for i, v in enumerate(decl[a].values)}) for a in game.attribute_order
+            if not decl[a].data]
         self.piece_vars = [v.id for v in game.variables.values() if v.per_piece]
         self.backs = sorted({b for b in game.piece_backs if b is not None})
         self.zones = list(game.zones.values())

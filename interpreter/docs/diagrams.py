@@ -673,19 +673,24 @@ class _Canvas:
         face = style.face(piece)
         at = y + h * (0.6 if face else 0.72)
         code = style.code(piece)
+        if code:  # (a card without a code is told by its band and face alone)
+            self._card_code(code, cx, at, w)
+        if face:
+            face, size = fit_text(face, w - 3, 8.0, least=4.5, bold=False)
+            self.text(cx, y + h * 0.88, face, size=size, anchor="middle")
+
+    def _card_code(self, code: str, cx: float, at: float, w: float) -> None:
+        """A card's code across it: on one line, or on two broken where letters end when
+        too long for one (`rainbow1$0`)."""
         size = min(9.0, (w - 4) / text_width(code, 1.0, bold=True))
         halves = _halves(code)
         split = min(8.0, (w - 4) / max(text_width(t, 1.0, bold=True) for t in halves))
         if size >= 7 or size >= split:
             self.text(cx, at, code, size=size, anchor="middle", weight="bold")
-        else:  # too long for one line (`rainbow1$0`): two, broken where letters end
-            size = split
-            for k, half in enumerate(halves):
-                self.text(cx, at - size * (0.8 - k * 1.05), half, size=size,
-                          anchor="middle", weight="bold")
-        if face:
-            face, size = fit_text(face, w - 3, 8.0, least=4.5, bold=False)
-            self.text(cx, y + h * 0.88, face, size=size, anchor="middle")
+            return
+        for k, half in enumerate(halves):
+            self.text(cx, at - split * (0.8 - k * 1.05), half, size=split,
+                      anchor="middle", weight="bold")
 
     # -- pieces with panels, seen from above ----------------------------------------------
 
