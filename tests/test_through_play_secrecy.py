@@ -43,6 +43,13 @@ GAMES: list[tuple[str, dict[str, Any], int, dict[str, Any], set[str]]] = [
      {"draw", "redeal"}),
     ("aquarius-rising", {"chicken": True}, 3, {"observers": (1,), "draws": 2,
                                                "seeds_tried": 0}, {"draw", "redeal"}),
+    # the classics that hide something: hands, dice under cups, secret bids, a card
+    # out of play
+    ("kuhn-poker", {}, 2, {"draws": 4, "redeals": 2}, {"draw", "seed", "redeal"}),
+    ("liars-dice", {}, 2, {"draws": 4, "redeals": 2}, {"draw", "seed", "redeal"}),
+    ("goofspiel", {}, 2, {"picks": 2, "draws": 2, "redeals": 1}, {"pick", "draw", "redeal"}),
+    ("perudo", {}, 3, {"draws": 2, "redeals": 1}, {"draw", "redeal"}),
+    ("move-cards", {}, 2, {"draws": 2, "redeals": 1}, {"draw", "redeal"}),
 ]
 
 
