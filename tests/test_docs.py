@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from interpreter.api import load_game
+from interpreter.api import load, load_game
 from interpreter.compile.english import Describer, ExpressionEnglish, describer_for
 from interpreter.compile.expressions import _Compiler
 from interpreter.compile.functions import FUNCTIONS
@@ -455,6 +455,27 @@ def test_a_label_is_made_plural_once(noun: str, expected: str) -> None:
 
     assert plural(noun, 2) == expected
     assert plural(noun, 1) == noun
+
+
+@pytest.mark.parametrize(("k", "words", "expected"), [
+    (1, "six-sided dice", "1 six-sided die"), (2, "six-sided dice", "2 six-sided dice"),
+    (1, "Coins", "1 Coin"), (1, "glass", "1 glass"), (1, "DICE", "1 DIE"),
+    (1, "sheep", "1 sheep"), (0, "dice", "0 dice"),
+])
+def test_one_component_named_in_the_plural_is_counted_in_the_singular(
+        k: int, words: str, expected: str) -> None:
+    from interpreter.docs.rulebook import counted
+
+    assert counted(k, words) == expected
+
+
+def test_a_game_of_one_die_lists_one_die_and_no_empty_count_of_pieces() -> None:
+    """Pig's rulebook read "In all: 0 pieces and 1 six-sided dice"."""
+    from interpreter.docs.rulebook import build_rulebook
+
+    book = build_rulebook(load("pig"))
+    assert book.total_text == "1 six-sided die"
+    assert [row["summary"] for row in book.components] == ["1 six-sided die"]
 
 
 def test_a_set_labelled_in_the_plural_is_not_pluralised_again() -> None:

@@ -111,6 +111,21 @@ def plural(noun: str, n: int) -> str:
                       *words[1:]])
 
 
+def counted(k: int, words: str) -> str:
+    """`k` of a component the designer names in the plural (`six-sided dice`): one is
+    `1 six-sided die`, not `1 six-sided dice`."""
+    if k != 1:
+        return f"{k} {words}"
+    before, _, last = words.rpartition(" ")
+    lower = last.lower()
+    single = next((one for one, many in _IRREGULAR.items() if many == lower), None)
+    if single is None and lower.endswith("s") and not lower.endswith(_SINGULAR_S):
+        single = lower[:-1]  # coins, tokens
+    if single is None:
+        return f"1 {words}"
+    return f"1 {before}{' ' if before else ''}{_same_case(last, single)}"
+
+
 def _plural_word(word: str) -> str:
     lower = word.lower()
     if not lower or not lower[-1].isalpha() or lower in _SAME:
@@ -370,8 +385,8 @@ def _total_text(game: Game) -> str:
         if ps.component:
             loose -= n
             whole[_component(ps)] = whole.get(_component(ps), 0) + copies
-    return join_words([f"{loose} {plural('piece', loose)}",
-                       *(f"{k} {word}" for word, k in whole.items())])
+    return join_words([*([f"{loose} {plural('piece', loose)}"] if loose or not whole else []),
+                       *(counted(k, word) for word, k in whole.items())])
 
 
 def _backs(game: Game) -> str | None:
@@ -417,7 +432,8 @@ def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: 
     each = {a: list(v) for a, v in ps.each.items()}
     star = ""
     if ps.component:
-        return f"{copies} {_component(ps)}" + (" with the default options" if depends else "")
+        return (counted(copies, _component(ps) or "")
+                + (" with the default options" if depends else ""))
     pieces = f"{n} piece{'s' if n != 1 else ''}" + (" with the default options"
                                                    if depends else "")
     if ps.table:
