@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from html import escape, unescape
 from typing import TYPE_CHECKING, Any
 
-from interpreter.load.schema import NAMED_COLOURS, data_text
+from interpreter.load.data_values import data_text
+from interpreter.load.schema import NAMED_COLOURS
 from interpreter.run.view import (
     COUNT_ABOVE,
     ROW_OF_SLOTS,

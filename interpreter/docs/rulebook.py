@@ -40,9 +40,10 @@ from interpreter.docs.players import (
 )
 from interpreter.docs.text import Md, as_markdown, md_escape
 from interpreter.errors import TabletopError
+from interpreter.load.data_values import data_text, frozen_value
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr, Template
-from interpreter.load.schema import OptionDecl, data_text, definition_bodies, frozen_value
+from interpreter.load.schema import OptionDecl, definition_bodies
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
 from interpreter.run.game import Game

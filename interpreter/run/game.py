@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import IllegalMove, Location, RuleError, UsageError, did_you_mean
 from interpreter.load.catalog import shorten
-from interpreter.load.schema import data_text, frozen_value
+from interpreter.load.data_values import data_text, frozen_value
 from interpreter.run import rng as rngmod
 from interpreter.run.budget import Limits
 from interpreter.run.budget import describe as kind_of
