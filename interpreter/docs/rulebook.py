@@ -83,7 +83,7 @@ _IRREGULAR = {"die": "dice", "man": "men", "woman": "women", "child": "children"
               "elf": "elves", "shelf": "shelves", "wolf": "wolves", "thief": "thieves",
               "knife": "knives", "life": "lives", "wife": "wives", "hero": "heroes",
               "potato": "potatoes", "tomato": "tomatoes", "domino": "dominoes",
-              "volcano": "volcanoes", "echo": "echoes", "torpedo": "torpedoes",
+              "echo": "echoes", "torpedo": "torpedoes",
               "cactus": "cacti", "fungus": "fungi", "index": "indices", "axis": "axes",
               "crisis": "crises", "oasis": "oases", "phenomenon": "phenomena",
               "criterion": "criteria"}

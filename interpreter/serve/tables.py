@@ -12,7 +12,7 @@ its folder without reading them (it listens at once however many there are); a g
 read back (replayed) when someone opens it, and a game nobody is connected to and no
 computer is thinking in goes back to its file once more recent ones crowd it out. The
 compiled rules are shared: every table of one ruleset with the same options plays the
-one `Game` (2.7 MB for Aquarium), compiled once.
+one `Game` (a few megabytes for a large card game), compiled once.
 """
 
 from __future__ import annotations
