@@ -32,6 +32,7 @@ uvicorn = pytest.importorskip("uvicorn", reason="the serve extra is not installe
 from serve_support import HOSTILE, Running, hostile_ruleset  # noqa: E402
 
 from interpreter.run.view import view  # noqa: E402
+from interpreter.serve.app import STALE  # noqa: E402
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              shutil.which("google-chrome"), "/usr/bin/chromium")
@@ -83,15 +84,26 @@ def wait_turn(page: Any, timeout: float = 60000) -> str:
     return page.evaluate("document.body.dataset.turn")
 
 
+def shown_error(page: Any) -> str | None:
+    """The error the page shows, if any; None also for the server's "the position
+    changed" (another seat moved between drawing the options and the click, which the
+    page must say and the player answers by choosing again)."""
+    error = page.locator("#error")
+    if not error.is_visible():
+        return None
+    text = error.inner_text()
+    return None if text == STALE else text
+
+
 def wait_moved(page: Any, before: int) -> None:
     """Wait until the position is past version `before`, failing on an error shown."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if version(page) > before:
             return
-        error = page.locator("#error")
-        if error.is_visible():
-            raise AssertionError(f"the page shows an error: {error.inner_text()}")
+        error = shown_error(page)
+        if error is not None:
+            raise AssertionError(f"the page shows an error: {error}")
         page.wait_for_timeout(20)
     raise AssertionError("the move was not made")
 
@@ -144,8 +156,8 @@ def board_move(page: Any, rng: random.Random) -> bool:
             settle(page)
             continue
         settle(page)
-        error = page.locator("#error")
-        assert not error.is_visible(), error.inner_text()
+        error = shown_error(page)
+        assert error is None, error
     wait_moved(page, before)
     return True
 
