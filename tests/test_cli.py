@@ -75,7 +75,9 @@ def test_version() -> None:
 def test_list() -> None:
     result = invoke("list")
     assert result.exit_code == 0
-    assert "caldera" in result.stdout and "power_play" in result.stdout
+    assert "caldera" in result.stdout
+    result = invoke("list", "caldera")
+    assert result.exit_code == 0 and "power_play" in result.stdout
 
 
 def test_list_json() -> None:

@@ -11,26 +11,17 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shlex
 import sys
-from enum import StrEnum
-from importlib import metadata
-from pathlib import Path
+from difflib import get_close_matches
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
+from typer.main import get_command_from_info
+from typer.models import CommandInfo
 
-from interpreter.cli import (
-    analyze_command,
-    batch,
-    compile_command,
-    info,
-    parts_command,
-    play_command,
-)
-from interpreter.errors import RuleError, RulesetError, TabletopError, UsageError
-from interpreter.serve import command as serve_command
+from interpreter.cli.commands import COMMANDS
+from interpreter.errors import RuleError, RulesetError, TabletopError
 
 
 def error_text(exc: TabletopError) -> str:
@@ -77,7 +68,48 @@ def _quiet_stdout() -> None:
 
 
 class _Group(TyperGroup):
-    """Runs a command and turns user errors into one clear message and exit code 1."""
+    """Runs a command and turns user errors into one clear message and exit code 1.
+
+    Commands are made from their modules (interpreter.cli.commands) only when they run
+    or show their own help: the list of commands in `tabletop --help` comes from their
+    summaries, so starting tabletop does not import the engine."""
+
+    _listing = False
+    """True while the group's own help is written: commands are then only listed."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        return [*COMMANDS, *(name for name in super().list_commands(ctx)
+                             if name not in COMMANDS)]
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        lazy = COMMANDS.get(cmd_name)
+        if found is not None or lazy is None:
+            return found
+        if self._listing:
+            return TyperCommand(cmd_name, help=lazy.summary)
+        command = get_command_from_info(
+            CommandInfo(name=cmd_name, callback=lazy.load()),
+            pretty_exceptions_short=True, rich_markup_mode=self.rich_markup_mode)
+        self.commands[cmd_name] = command
+        return command
+
+    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+    def resolve_command(self, ctx: typer.Context, args: list[str]) -> Any:
+        """As Typer's, suggesting the commands not yet made too (`tabletop lst`)."""
+        names = self.list_commands(ctx)
+        if args and args[0] not in names and not args[0].startswith("-"):
+            near = get_close_matches(args[0], names)
+            if near:
+                ctx.fail(f"No such command {args[0]!r}. Did you mean "
+                         + ", ".join(repr(m) for m in near) + "?")
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
@@ -131,6 +163,8 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
+        from importlib import metadata
+
         try:
             version = metadata.version("tabletop")
         except metadata.PackageNotFoundError:
@@ -150,109 +184,6 @@ def _root(
     GAME is a bundled game's name (see `tabletop list`) or the path of a ruleset file.
     Seats are numbered from 1.
     """
-
-
-app.command("list")(info.list_games)
-app.command("validate")(info.validate)
-app.command("schema")(info.schema)
-app.command("parts")(parts_command.parts)
-app.command("play")(play_command.play)
-app.command("run")(batch.run)
-app.command("simulate")(batch.simulate)
-app.command("analyze")(analyze_command.analyze)
-app.command("test")(batch.test)
-app.command("compile")(compile_command.compile_source)
-app.command("serve")(serve_command.serve)
-
-
-class Paper(StrEnum):
-    """Paper sizes of the printable pages and PDFs."""
-
-    a4 = "a4"
-    letter = "letter"
-
-
-SITE_OUT = Path("generated_docs")
-"""Where the bundled games' rulebooks (the project's site) go."""
-BOOKS_OUT = Path("rulebooks")
-"""Where named rulesets' rulebooks go, away from the site so building one game's book
-never rewrites (or, as a folder of other games, prunes) the site."""
-
-
-@app.command("docs")
-def docs(
-    targets: Annotated[list[str] | None, typer.Argument(
-        metavar="GAME|PATH", help="Only these rulesets' rulebooks (your own game's "
-        "file, say, with its NAME.tests.yaml beside it); none: every bundled game.",
-        show_default=False)] = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", metavar="DIR", help="Where the rulebooks go [default: generated_docs, or "
-        "rulebooks when rulesets are named].", show_default=False)] = None,
-    check: Annotated[bool, typer.Option(
-        "--check", help="Write nothing; exit 1 when the rulebooks are stale.")] = False,
-    templates: Annotated[Path | None, typer.Option(
-        "--templates", metavar="DIR", help="Your own Jinja templates, used before the "
-        "built-in ones (same file names).", show_default=False)] = None,
-    pdf: Annotated[Path | None, typer.Option(
-        "--pdf", metavar="DIR", help="Also build one printable PDF per game there.",
-        show_default=False)] = None,
-    paper: Annotated[Paper, typer.Option(
-        "--paper", case_sensitive=False, help="Paper size of the printable pages and "
-        "PDFs.")] = Paper.a4,
-) -> None:
-    """Write the rulebooks (Markdown, SVG diagrams, printable HTML) from the rulesets.
-
-    The same YAML that the interpreter runs makes the rulebook, so the two cannot
-    drift: `--check` (run by the tests) fails when generated_docs/ is out of date.
-    Publish the site with `mkdocs build`. Name rulesets (`tabletop docs my-game.yaml
-    --pdf pdfs`) to build only their rulebooks, into rulebooks/ unless `--out` says.
-    """
-    from interpreter.docs.cli import docs_command
-    from interpreter.load.catalog import find_ruleset
-
-    paths: list[Path] | None = None
-    if targets:
-        found: dict[Path, Path] = {}
-        for target in targets:
-            path = find_ruleset(target)
-            found.setdefault(path.resolve(), path)  # each file once, in the order named
-        paths = list(found.values())
-    out = out if out is not None else BOOKS_OUT if paths else SITE_OUT
-    for flag, folder in (("--out", out), ("--pdf", pdf)):
-        if folder is not None and folder.exists() and not folder.is_dir():
-            raise UsageError(f"{flag} {folder} is a file; the rulebooks go into a folder")
-    made = not check and not out.exists()
-    if not check:
-        try:  # fail now, not after building every rulebook
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"cannot write the rulebooks to {out}: "
-                             f"{exc.strerror or exc}") from None
-    code = 1
-    try:
-        code = docs_command(out=out, check=check, templates=templates, pdf=pdf,
-                            paths=paths, paper=paper.value,
-                            again=_docs_again(targets or [], out))
-    except OSError as exc:
-        if output_failed(exc) and exc.filename is None:
-            raise  # stdout itself: reported by the group
-        where = exc.filename or out
-        raise UsageError(f"cannot write the rulebooks to {out} ({where}: "
-                         f"{exc.strerror or exc})") from None
-    finally:
-        if made and code:  # a ruleset with errors leaves no empty folder behind
-            with contextlib.suppress(OSError):
-                out.rmdir()
-    if code:
-        raise typer.Exit(code)
-
-
-def _docs_again(targets: list[str], out: Path) -> str:
-    """The command that brings stale rulebooks up to date, for `--check` to suggest."""
-    words = ["tabletop", "docs", *targets]
-    if out != (BOOKS_OUT if targets else SITE_OUT):
-        words += ["--out", str(out)]
-    return shlex.join(words)
 
 
 def _tolerant_streams() -> None:

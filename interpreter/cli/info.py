@@ -1,61 +1,35 @@
-"""Commands about rulesets rather than games: `list`, `validate`, `schema`."""
+"""Commands about rulesets rather than games: `list`, `validate`, `schema`.
+
+Kept light: `tabletop list` reads the catalog (each game's `game` facts and options,
+cached) and never loads the engine; `validate` and `schema` import it when they run."""
 
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from interpreter.api import load
-from interpreter.compile.game import compile_game
 from interpreter.errors import RulesetError, TabletopError, UsageError
-from interpreter.load.catalog import TESTS_SUFFIX, bundled_names, rulesets_dir
-from interpreter.load.schema import OptionDecl, json_schema_text
+from interpreter.invoked import runnable
+from interpreter.load.catalog import (
+    TESTS_SUFFIX,
+    bundled_catalog,
+    catalog_entry,
+    find_ruleset,
+    rulesets_dir,
+)
 
-
-def _option_info(o: OptionDecl) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": o.id, "label": o.label, "type": o.type,
-                           "default": o.default, "description": " ".join(o.description.split())}
-    if o.choices is not None:
-        out["choices"] = o.choices
-    if o.min is not None:
-        out["min"] = o.min
-    if o.max is not None:
-        out["max"] = o.max
-    return out
+MIN_SUMMARY = 24
+"""The narrowest a summary column gets before a narrow terminal's lines are cut anyway."""
 
 
 def game_entries() -> list[dict[str, Any]]:
-    """Facts about every bundled game; a ruleset that does not load is listed with its
-    error instead of stopping the listing."""
-    entries = []
-    for name in bundled_names():
-        try:
-            loaded = load(name)
-        except TabletopError as exc:
-            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            entries.append({"name": name, "error": first})
-            continue
-        model = loaded.model
-        g = model.game
-        entry: dict[str, Any] = {
-            "name": name,
-            "title": g.title,
-            "designer": g.designer,
-            "seats": {"min": g.seats.min, "max": g.seats.max},
-            "summary": " ".join(g.summary.split()),
-            "status": g.status,
-            "group": g.group,
-            "options": [_option_info(o) for o in model.options],
-        }
-        if loaded.variant is not None:
-            entry["extends"] = loaded.variant.base_name
-        entries.append(entry)
+    """Facts about every bundled game, each base followed by its variants; a ruleset
+    that does not read is listed with its error instead of stopping the listing."""
+    entries = bundled_catalog()
     by_name = {e["name"]: e for e in entries}
     for e in entries:
         base = by_name.get(e.get("extends", ""))
@@ -71,81 +45,141 @@ def _variants_after_their_base(entries: list[dict[str, Any]]) -> list[dict[str, 
     by_name = {e["name"]: e for e in entries}
     shelves: dict[str, list[dict[str, Any]]] = {}
 
-    def place(e: dict[str, Any], shelf: list[dict[str, Any]]) -> None:
+    def place(e: dict[str, Any], shelf: list[dict[str, Any]], depth: int) -> None:
+        e["depth"] = depth
         shelf.append(e)
         for v in e.get("variants", []):
-            place(by_name[v], shelf)
+            place(by_name[v], shelf, depth + 1)
     for e in entries:
         if e.get("extends") not in by_name:
-            place(e, shelves.setdefault(e.get("group") or "", []))
+            place(e, shelves.setdefault(e.get("group") or "", []), 0)
     return [e for group in sorted(shelves) for e in shelves[group]]
 
 
-def _option_text(o: dict[str, Any]) -> Text:
-    kind = o["type"]
-    if kind == "choice":
-        kind = "one of " + ", ".join(o.get("choices") or [])
-    elif kind == "int" and ("min" in o or "max" in o):
-        kind = f"int {o.get('min', '')}–{o.get('max', '')}"
-    default = o["default"]
-    if isinstance(default, bool):
-        default = "true" if default else "false"
-    return Text.assemble((o["id"], "bold"), f" ({kind}, default {default}): ",
-                         o["description"])
+def _seats(e: dict[str, Any]) -> str:
+    low, high = e["seats"]["min"], e["seats"]["max"]
+    return str(low) if low == high else f"{low}–{high}"
 
 
 def list_games(
+    game: Annotated[str | None, typer.Argument(
+        metavar="GAME", help="Show this game's options and variants (a bundled game's "
+        "name or a ruleset file).", show_default=False)] = None,
     json_out: Annotated[bool, typer.Option(
-        "--json", metavar="", help="Print the list as JSON.")] = False,
+        "--json", metavar="", help="Print the list (or the game's entry) as JSON.")] = False,
 ) -> None:
-    """List the bundled games and their variants, with player counts and options.
+    """List the bundled games, one line each, their variants indented under them.
 
-    Options are set with `--option KEY=VALUE` on play, run and simulate.
+    Each line gives the game's name (what to type after play, run, simulate ...), its
+    number of seats and its summary, on the shelf of its group (`game.group`, e.g.
+    Classics). `tabletop list GAME` shows one game in full: its options, set with
+    `--option KEY=VALUE` on play, run and simulate, and its variants.
     """
     entries = game_entries()
+    if game is not None:
+        _show_game(game, entries, json_out)
+        return
     if json_out:
-        typer.echo(json.dumps(entries, indent=2))
+        shown = [{k: v for k, v in e.items() if k != "depth"} for e in entries]
+        typer.echo(json.dumps(shown, indent=2))
         return
-    console = Console()
+    typer.echo(_games_text(entries, _width()), nl=False)
+
+
+def _width() -> int:
+    """The terminal's width (COLUMNS when set), as the lines are cut to it."""
+    import shutil
+
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def _games_text(entries: list[dict[str, Any]], width: int) -> str:
+    """One line per game, its variants indented under it, grouped by shelf."""
     if not entries:
-        console.print(Text(f"No games found in {rulesets_dir()}."))
-        return
-    tables: list[Table] = []
+        return f"No games found in {rulesets_dir()}.\n"
+    names = max(len(e["name"]) + 2 * e["depth"] for e in entries)
+    lines: list[str] = []
     shelf: str | None = None
     for e in entries:
-        if not tables or (e.get("group") != shelf and "extends" not in e):
+        if not lines or (e.get("group") != shelf and "extends" not in e):
             shelf = e.get("group")
-            tables.append(_games_table(shelf or "Bundled games"))
-        table = tables[-1]
+            lines += [*([""] if lines else []), shelf or "Bundled games"]
+        name = "  " * e["depth"] + e["name"]
         if "error" in e:
-            table.add_row(Text(e["name"], style="bold"), "", Text(
-                f"does not load: {e['error']} (run `tabletop validate {e['name']}`)",
-                style="red"), "")
-            continue
-        seats = e["seats"]
-        seat_text = (str(seats["min"]) if seats["min"] == seats["max"]
-                     else f"{seats['min']}–{seats['max']}")
-        options = (Text("\n").join(_option_text(o) for o in e["options"]) if e["options"]
-                   else Text("none", style="dim"))
-        summary = Text(e["summary"])
-        name = Text.assemble((e["name"], "bold"), "\n", (e["title"], "dim"))
-        if "extends" in e:
-            name = Text.assemble("↳ ", name)
-            summary = Text.assemble((f"A variant of {e['extends']}. ", "italic"), summary)
-        if e.get("variants"):
-            summary.append(f"\nVariants: {', '.join(e['variants'])}", style="dim")
-        table.add_row(name, seat_text, summary, options)
-    for table in tables:
-        console.print(table)
+            text = f"does not load (`{runnable('validate', e['name'])}` says why): {e['error']}"
+            seats = ""
+        else:
+            text, seats = e["summary"], _seats(e)
+        lines.append(_cut(f"  {name:<{names}}  {seats:>4}  {text}", width))
+    lines += ["", *textwrap.wrap(f"The number is how many play. `{runnable('list', 'GAME')}` "
+                                 "shows a game's options and variants.", width - 1)]
+    return "\n".join(lines) + "\n"
 
 
-def _games_table(title: str) -> Table:
-    table = Table(title=title, show_lines=True, title_justify="left")
-    table.add_column("Game", no_wrap=True)
-    table.add_column("Seats", justify="center", no_wrap=True)
-    table.add_column("Summary", ratio=2)
-    table.add_column("Options", ratio=3)
-    return table
+def _cut(line: str, width: int) -> str:
+    """A line cut to the terminal's width, ending with … when something was cut."""
+    return line if len(line) <= width else line[:width - 1] + "…"
+
+
+def _show_game(ref: str, entries: list[dict[str, Any]], json_out: bool) -> None:
+    """One game in full: its facts, its options with their descriptions, its variants."""
+    by_name = {e["name"]: e for e in entries}
+    entry = by_name.get(ref)
+    if entry is None:
+        path = find_ruleset(ref)
+        entry, _ = catalog_entry(path)
+        entry["variants"] = [e["name"] for e in entries if e.get("extends") == entry["name"]]
+    entry = {k: v for k, v in entry.items() if k != "depth"}
+    if json_out:
+        typer.echo(json.dumps(entry, indent=2))
+        return
+    if "error" in entry:
+        raise UsageError(f"{entry['name']} does not load: {entry['error']} (run "
+                         f"`{runnable('validate', ref)}`)")
+    typer.echo(_game_text(entry, by_name, _width()), nl=False)
+
+
+def _game_text(e: dict[str, Any], by_name: dict[str, dict[str, Any]], width: int) -> str:
+    def para(text: str, indent: str = "") -> list[str]:
+        return textwrap.wrap(text, width - 1, initial_indent=indent,
+                             subsequent_indent=indent) or [indent.rstrip()]
+
+    by = f" by {e['designer']}" if e.get("designer") else ""
+    lines = [f"{e['title']} ({e['name']}){by}: {_seats(e)} players"]
+    if "extends" in e:
+        lines.append(f"A variant of {e['extends']}.")
+    lines += para(e["summary"])
+    lines += ["", "Options (set with --option KEY=VALUE on play, run and simulate):"
+              if e["options"] else "Options: none."]
+    for o in e["options"]:
+        lines += para(f"{o['id']}: {_kind(o)}, default {_value(o['default'])}", "  ")
+        lines += para(" ".join(x for x in (o["label"] + ".", o["description"]) if x != "."),
+                      "      ")
+    variants = e.get("variants") or []
+    if variants:
+        lines += ["", "Variants:"]
+        names = max(len(v) for v in variants)
+        for v in variants:
+            summary = by_name.get(v, {}).get("summary", "")
+            lines.append(_cut(f"  {v:<{names}}  {summary}", width))
+    return "\n".join(lines) + "\n"
+
+
+def _kind(o: dict[str, Any]) -> str:
+    kind = o["type"]
+    if kind == "choice":
+        return "one of " + ", ".join(o.get("choices") or [])
+    if kind == "bool":
+        return "true or false"
+    if kind == "int" and ("min" in o or "max" in o):
+        return f"a whole number {o.get('min', '')}–{o.get('max', '')}"
+    return "a whole number" if kind == "int" else str(kind)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def validate(
@@ -170,6 +204,9 @@ def validate(
                 load_scenario_file(Path(target))
                 typer.echo(f"ok: {target} (scenario tests)")
                 continue
+            from interpreter.api import load
+            from interpreter.compile.game import compile_game
+
             loaded = load(target)
             compile_game(loaded, {})
         except RulesetError as exc:
@@ -198,6 +235,8 @@ def schema(
     `# yaml-language-server: $schema=tabletop.schema.json` to get completion and
     checking while writing a ruleset.
     """
+    from interpreter.load.schema import json_schema_text
+
     text = json_schema_text()
     if out is None:
         typer.echo(text, nl=False)

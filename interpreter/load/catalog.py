@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 from pathlib import Path
+from typing import Any
 
 from interpreter.errors import UsageError, did_you_mean
 
@@ -86,3 +88,175 @@ def shorten(text: str, limit: int = 60) -> str:
     """A user's input as quoted back in a message: at most `limit` characters."""
     text = text.replace("\n", " ")
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+# -- the catalog: what `tabletop list` shows of each game ---------------------------------
+
+CATALOG_FORMAT = 1
+"""Bumped when the shape of a catalog entry changes, so an older cache is not read."""
+
+_CATALOG_CODE = ("catalog.py", "variants.py", "yaml_source.py", "parts.py")
+"""The modules an entry is made by: a cache written by other versions of them is stale."""
+
+
+def catalog_entry(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """A ruleset's name, title, seats, summary, group and options, read from its YAML
+    (a variant merged into its base) without validating the rules or compiling them;
+    and the files it was made from. A file that does not read is an entry with its
+    error: the listing goes on, and `tabletop validate` says the rest."""
+    from interpreter.errors import RulesetError
+    from interpreter.load.variants import is_variant, merge_variant
+    from interpreter.load.yaml_source import read_yaml
+
+    name = path.name.removesuffix(".yaml")
+    files = [str(path)]
+    try:
+        tree, source = read_yaml(path)
+        base: str | None = None
+        if is_variant(tree):
+            tree, info = merge_variant(tree, source, str(path), read_base)
+            base = info.base_name
+            files += list(source.others)
+        return _entry(name, tree, base), files
+    except (RulesetError, UsageError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return {"name": name, "error": first}, files
+
+
+def read_base(ref: str, near: Path) -> tuple[Any, Any, str]:
+    """A variant's base: a path (from the variant's folder, or as given), or a bundled
+    game's name; as (tree, source, path)."""
+    from interpreter.errors import Diagnostic, RulesetError
+    from interpreter.load.yaml_source import read_yaml
+
+    if ref.endswith((".yaml", ".yml")) or "/" in ref:
+        nearby = near / ref
+        path = nearby if nearby.is_file() else Path(ref)
+    else:
+        try:
+            path = find_ruleset(ref)
+        except UsageError as exc:
+            raise RulesetError([Diagnostic(str(exc))]) from None
+    tree, source = read_yaml(path)
+    return tree, source, str(path)
+
+
+def _entry(name: str, tree: Any, base: str | None) -> dict[str, Any]:
+    game = tree.get("game") if isinstance(tree, dict) else None
+    if not isinstance(game, dict):
+        return {"name": name, "error": "the ruleset has no `game` mapping"}
+    seats = game.get("seats") if isinstance(game.get("seats"), dict) else {}
+    entry: dict[str, Any] = {
+        "name": name,
+        "title": _text(game.get("title")) or name,
+        "designer": _text(game.get("designer")),
+        "seats": {"min": _plain(seats.get("min")), "max": _plain(seats.get("max"))},
+        "summary": " ".join(str(game.get("summary") or "").split()),
+        "status": _text(game.get("status")) or "complete",
+        "group": _text(game.get("group")),
+        "options": [_option(o) for o in tree.get("options") or [] if isinstance(o, dict)],
+    }
+    if base is not None:
+        entry["extends"] = base
+    return entry
+
+
+def _option(o: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": _text(o.get("id")), "label": _text(o.get("label")),
+                           "type": _text(o.get("type")), "default": _plain(o.get("default")),
+                           "description": " ".join(str(o.get("description") or "").split())}
+    for key in ("choices", "min", "max"):
+        if o.get(key) is not None:
+            out[key] = _plain(o[key])
+    return out
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _plain(value: Any) -> Any:
+    """A YAML value as JSON has it (the located strings and lists as plain ones)."""
+    if isinstance(value, bool | int | float) or value is None:
+        return value
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return str(value)
+
+
+def bundled_catalog() -> list[dict[str, Any]]:
+    """Every bundled game's catalog entry, in name order. Entries are kept in a cache
+    file (see `catalog_cache`) and read again only for a game one of whose files (its
+    own, a variant's bases) changed, so `tabletop list` need not parse every ruleset."""
+    folder = rulesets_dir()
+    cache = catalog_cache(folder)
+    stored = _read_cache(cache)
+    fresh: dict[str, Any] = {}
+    for name in bundled_names():
+        hit = stored.get(name)
+        if hit is not None and all(_stamp(f) == s for f, s in hit["files"].items()):
+            fresh[name] = hit
+            continue
+        entry, files = catalog_entry(folder / f"{name}.yaml")
+        fresh[name] = {"entry": entry, "files": {f: _stamp(f) for f in files}}
+    if fresh != stored:
+        _write_cache(cache, fresh)
+    return [fresh[name]["entry"] for name in sorted(fresh)]
+
+
+def catalog_cache(folder: Path) -> Path:
+    """Where the catalog of a rulesets folder is cached: $XDG_CACHE_HOME/tabletop (else
+    ~/.cache/tabletop), one file per folder."""
+    import hashlib
+
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    key = hashlib.sha256(str(folder.resolve()).encode("utf-8")).hexdigest()[:16]
+    return Path(root) / "tabletop" / f"catalog-{key}.json"
+
+
+def _stamp(path: str) -> list[int]:
+    """What says a file changed: its modification time (ns) and size; -1s when gone."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return [-1, -1]
+    return [st.st_mtime_ns, st.st_size]
+
+
+def _code_stamp() -> dict[str, list[int]]:
+    here = Path(__file__).resolve().parent
+    return {name: _stamp(str(here / name)) for name in _CATALOG_CODE}
+
+
+def _read_cache(cache: Path) -> dict[str, Any]:
+    """The cached entries, or none when the cache is missing, unreadable or made by
+    other code."""
+    import json
+
+    try:
+        data = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != CATALOG_FORMAT or \
+            data.get("code") != _code_stamp() or not isinstance(data.get("games"), dict):
+        return {}
+    return data["games"]
+
+
+def _write_cache(cache: Path, games: dict[str, Any]) -> None:
+    """Write the cache atomically; a cache that cannot be written is only slower."""
+    import json
+    import tempfile
+
+    data = {"format": CATALOG_FORMAT, "code": _code_stamp(), "games": games}
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=cache.parent,
+                                         prefix=".catalog-", delete=False) as out:
+            json.dump(data, out)
+        os.replace(out.name, cache)
+    except OSError:
+        with contextlib.suppress(OSError, UnboundLocalError):
+            os.unlink(out.name)

@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from interpreter.errors import Diagnostic, Location, RulesetError, UsageError, did_you_mean
-from interpreter.load.catalog import find_ruleset
+from interpreter.errors import Diagnostic, Location, RulesetError, did_you_mean
+from interpreter.load.catalog import read_base
 from interpreter.load.schema import Ruleset
 from interpreter.load.variants import Change, VariantInfo, is_variant, merge_variant
 from interpreter.load.yaml_source import Source, locate, parse_yaml, read_yaml
@@ -179,27 +179,11 @@ def load_ruleset_text(text: str, path: str = "<text>") -> LoadedRuleset:
 def _loaded(tree: Any, source: Source, path: str) -> LoadedRuleset:
     if not is_variant(tree):
         return LoadedRuleset(validate_tree(tree, source), source, tree=tree)
-    merged, info = merge_variant(tree, source, path, _read_base)
+    merged, info = merge_variant(tree, source, path, read_base)
     try:
         return LoadedRuleset(validate_tree(merged, source), source, info, merged)
     except RulesetError as exc:
         raise RulesetError(explain_variant(exc.diagnostics, source, info)) from None
-
-
-def _read_base(ref: str, near: Path) -> tuple[Any, Source, str]:
-    """A variant's base: a path (from the variant's folder, or as given), or a bundled
-    game's name."""
-    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref
-    if looks_like_path:
-        nearby = near / ref
-        path = nearby if nearby.is_file() else Path(ref)
-    else:
-        try:
-            path = find_ruleset(ref)
-        except UsageError as exc:
-            raise RulesetError([Diagnostic(str(exc))]) from None
-    tree, source = read_yaml(path)
-    return tree, source, str(path)
 
 
 def _change_words(change: Change) -> str:
