@@ -109,7 +109,11 @@ class Name(_LocatedText):
 class Node(BaseModel):
     """Base of every ruleset model: unknown keys are errors, and the position is kept."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=False)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=False,
+                              defer_build=True)
+    """`defer_build`: a model's validator is built when first used, not at import, so
+    commands that read no ruleset (`--help`, `list`) do not pay for the whole language's
+    schema, and a validation builds the ruleset's once instead of each primitive's."""
 
     @model_validator(mode="wrap")
     @classmethod

@@ -15,6 +15,7 @@ stays free of the compiler and the runtime (tests/test_layers.py).
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Any
 
 from pydantic import Discriminator, Tag
@@ -80,9 +81,11 @@ Effect = Annotated[
 ]
 Block = list[Effect]
 
-# Resolve the recursive `Block` annotations now that every primitive exists.
+# The recursive `Block` annotations resolve, now that every primitive exists, when a
+# model is first used: the models are built then, not at import (`defer_build`, see
+# interpreter.load.located.Node), as each primitive's module finds the names here.
 
 for _cls in (*PRIMITIVES.values(), OptionDef):
-    _cls.model_rebuild(_types_namespace={"Block": Block, "Effect": Effect})
+    vars(sys.modules[_cls.__module__]).update(Block=Block, Effect=Effect)
 
 __all__ = ["PRIMITIVES", "Block", "Effect", "OptionDef", "Primitive", "effect_keyword"]
