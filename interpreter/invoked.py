@@ -12,18 +12,23 @@ import sys
 PROGRAM = "tabletop"
 
 
-def command_prefix(argv0: str | None = None) -> str:
-    """What to type for `tabletop`: the name itself when it is on PATH and runs this
-    script (or when tabletop was not started as a command at all, as in tests); else the
-    path the user invoked, relative to the current folder when that is shorter;
+def invocation(argv0: str | None = None) -> list[str]:
+    """What to type for `tabletop`, as words: the name itself when it is on PATH and runs
+    this script (or when tabletop was not started as a command at all, as in tests);
+    else the path the user invoked, relative to the current folder when that is shorter;
     `python -m interpreter.cli` when run that way."""
     script = argv0 if argv0 is not None else (sys.argv[0] if sys.argv else "")
     name = os.path.basename(script)
     if name == "__main__.py" and os.path.basename(os.path.dirname(script)) == "cli":
-        return f"{_typed(sys.executable, 'python3', 'python')} -m interpreter.cli"
+        return [_typed(sys.executable, "python3", "python"), "-m", "interpreter.cli"]
     if os.path.splitext(name)[0] != PROGRAM:
-        return PROGRAM
-    return _typed(script, PROGRAM)
+        return [PROGRAM]
+    return [_typed(script, PROGRAM)]
+
+
+def command_prefix(argv0: str | None = None) -> str:
+    """`invocation` as the shell reads them."""
+    return shlex.join(invocation(argv0))
 
 
 def _typed(path: str, *names: str) -> str:
@@ -41,9 +46,9 @@ def _typed(path: str, *names: str) -> str:
         relative = full
     if os.sep not in relative:
         relative = os.path.join(os.curdir, relative)
-    return shlex.quote(min(relative, full, key=len))
+    return min(relative, full, key=len)
 
 
 def runnable(*words: str) -> str:
     """A tabletop command line as this user can run it: `runnable("play", "--load", f)`."""
-    return " ".join([command_prefix(), *(shlex.quote(w) for w in words)])
+    return shlex.join([*invocation(), *words])

@@ -4,7 +4,6 @@ agent matchup, shown as a terminal summary, JSON, or a static HTML report with c
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 import textwrap
 from pathlib import Path
@@ -23,6 +22,7 @@ from interpreter.analyze.summary import group_rows, headlines
 from interpreter.cli.batch import progress_bar
 from interpreter.cli.params import AddressOpt, BackendOpt, JsonOpt, parse_seed
 from interpreter.errors import UsageError
+from interpreter.invoked import runnable
 from interpreter.run.backends import check_backend
 from interpreter.run.view import hides_anything
 
@@ -136,7 +136,7 @@ def analyze(
 
 def _command_line() -> str:
     """The command as typed (shown in the report, so it can be run again)."""
-    return shlex.join(["tabletop", *sys.argv[1:]]) if sys.argv[1:] else "tabletop analyze"
+    return runnable(*sys.argv[1:]) if sys.argv[1:] else runnable("analyze")
 
 
 def summary(report: dict[str, Any]) -> Group:

@@ -36,6 +36,7 @@ from interpreter.cli.params import (
     parse_seed,
 )
 from interpreter.errors import IllegalMove, RulesetError, TabletopError, UsageError
+from interpreter.invoked import runnable
 from interpreter.load.catalog import find_ruleset
 from interpreter.run import playout
 from interpreter.run.backends import check_backend
@@ -346,7 +347,7 @@ def _test_against_base(console: Console, targets: list[str]) -> None:
 
     if not targets:
         raise UsageError("--base needs the variants to compare, e.g. "
-                         "`tabletop test my-variant --base`")
+                         f"`{runnable('test', 'my-variant', '--base')}`")
     surprised = 0
     for target in targets:
         comparison = compare_with_base(find_ruleset(target))

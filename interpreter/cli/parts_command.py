@@ -20,6 +20,7 @@ from interpreter.api import load
 from interpreter.compile.game import compile_game
 from interpreter.compile.part_words import PartWords
 from interpreter.errors import UsageError, did_you_mean
+from interpreter.invoked import runnable
 from interpreter.load.parts import Addresses, Part
 
 
@@ -50,11 +51,11 @@ def parts(
         if part is None:
             hint = did_you_mean(address, found.names())
             raise UsageError(f"{game} has no part '{address}'" + (f"; {hint}" if hint else "")
-                             + f" (`tabletop parts {game}` lists them)")
+                             + f" (`{runnable('parts', game)}` lists them)")
         chosen = [part]
     elif as_yaml:
         raise UsageError("--yaml prints one part: give its ADDRESS, e.g. "
-                         f"`tabletop parts {game} {found.parts[-1].address} --yaml`")
+                         f"`{runnable('parts', game, found.parts[-1].address, '--yaml')}`")
     if as_yaml:
         typer.echo(part_yaml(chosen[0]), nl=False)
         return

@@ -39,6 +39,7 @@ from interpreter.cli.render import (
 )
 from interpreter.cli.screen import MORE_WORDS, TurnScreen, turn_screen
 from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_mean
+from interpreter.invoked import invocation
 from interpreter.load.catalog import shorten
 from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
@@ -533,7 +534,7 @@ class PlaySession:
 
     def resume_command(self, path: Path | str) -> str:
         """The command that continues the game saved in `path`."""
-        return shlex.join(["tabletop", "play", *([self.rules_file] if self.rules_file else []),
+        return shlex.join([*invocation(), "play", *([self.rules_file] if self.rules_file else []),
                            "--load", str(path)])
 
     def offer_save(self) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shlex
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +20,7 @@ from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
 from interpreter.cli.play import PlaySession, line_reader, recall
 from interpreter.compile.game import compile_game
 from interpreter.errors import IllegalMove, SaveFileError, UsageError
+from interpreter.invoked import runnable
 from interpreter.load.catalog import bundled_names, rulesets_dir
 from interpreter.load.loader import LoadedRuleset
 from interpreter.run.game import Game
@@ -53,7 +53,7 @@ def replay_command(game_ref: str, game: Game, players: int, seats: dict[int, str
                    seed: int) -> str:
     """The command that plays this very game again: same set-up, dice and computer
     players (options and seats only where they differ from the defaults)."""
-    parts = ["tabletop", "play", game_ref, "--players", str(players)]
+    parts = ["play", game_ref, "--players", str(players)]
     defaults = {o.id: o.default for o in game.ruleset.options}
     for key, value in game.options.items():
         if key in defaults and value != defaults[key]:
@@ -63,7 +63,7 @@ def replay_command(game_ref: str, game: Game, players: int, seats: dict[int, str
         if kind != (HUMAN if seat == 1 else "random"):
             parts += ["--seat", f"{seat}={kind}"]
     parts += ["--seed", str(seed)]
-    return shlex.join(parts)
+    return runnable(*parts)
 
 
 def play(
@@ -176,7 +176,8 @@ def _play(game_ref: str | None, players: int | None, option: list[str] | None,
             intro += f" The save itself is kept; this game is saved to {save_path}."
     else:
         if game_ref is None:
-            raise UsageError("name the game to play (see `tabletop list`), or give --load FILE")
+            raise UsageError(f"name the game to play (see `{runnable('list')}`), or give "
+                             "--load FILE")
         loaded = load(game_ref)
         game = compile_game(loaded, parse_options(option or []))
         n = game.check_players(players)
@@ -235,9 +236,9 @@ def _claim(path: Path, force: bool, game_ref: str | None) -> SaveLock:
     if force or not os.path.lexists(path):
         return lock
     lock.release()
-    resume = shlex.join(["tabletop", "play",
-                         *([game_ref] if game_ref and game_ref not in bundled_names() else []),
-                         "--load", str(path)])
+    resume = runnable(*["play",
+                        *([game_ref] if game_ref and game_ref not in bundled_names() else []),
+                        "--load", str(path)])
     raise SaveFileError(f"{path} already exists and would be replaced by this game; to "
                         f"continue the game saved there: `{resume}`; to replace it: add "
                         "--force")
@@ -271,8 +272,8 @@ def _check_ruleset(saved: SavedGame, loaded: LoadedRuleset, where: str,
     except SaveFileError as exc:
         if saved.game != loaded.model.game.name or "ruleset changed" not in str(exc):
             raise
-        command = shlex.join(["tabletop", "play", *([game_ref] if game_ref else []),
-                              "--load", where, "--force"])
+        command = runnable("play", *([game_ref] if game_ref else []), "--load", where,
+                           "--force")
         raise SaveFileError(f"{exc}; to replay it with the changed rules as far as its "
                             f"decisions stay legal: {command}") from None
 
@@ -306,7 +307,7 @@ def _load_saved_game(saved: SavedGame, where: str) -> LoadedRuleset:
     name any file); a game played from a file needs that file named on the command line."""
     if saved.game not in bundled_names():
         raise SaveFileError(f"{where} is a game of '{saved.game}', which is not a bundled "
-                            f"game: name its ruleset file, e.g. `tabletop play "
+                            f"game: name its ruleset file, e.g. `{runnable('play')} "
                             f"PATH/{saved.game}.yaml --load {where}`")
     return load(rulesets_dir() / f"{saved.game}.yaml")
 

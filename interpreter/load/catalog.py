@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.errors import UsageError, did_you_mean
+from interpreter.invoked import runnable
 
 TESTS_SUFFIX = ".tests.yaml"
 CHECKOUT_RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
@@ -53,8 +54,8 @@ def find_ruleset(name_or_path: str) -> Path:
     """A bundled game's name, or a path to a ruleset file."""
     shown = shorten(name_or_path)
     if not name_or_path.strip():
-        raise UsageError("name a game (see `tabletop list`) or a ruleset file; got an empty "
-                         "name")
+        raise UsageError(f"name a game (see `{runnable('list')}`) or a ruleset file; got an "
+                         "empty name")
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml") or os.sep in name_or_path or "/" in name_or_path:
         try:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.errors import Diagnostic, Location, RulesetError, did_you_mean
+from interpreter.invoked import runnable
 from interpreter.load.parts import (
     CHOICE,
     NAMED,
@@ -488,7 +489,7 @@ class AddressEdits:
         if part is None:
             self.error(f"`{verb}`: the base has no part '{address}'", _loc(address) or here,
                        did_you_mean(address, self.addresses.names()),
-                       f"an address as `tabletop parts {self.base}` lists it")
+                       f"an address as `{runnable('parts', self.base)}` lists it")
         return part
 
     # -- the four edits ---------------------------------------------------------------------
