@@ -173,7 +173,7 @@ class Rulebook:
 
     name: str
     title: str
-    designer: str
+    designer: str | None
     year: int | None
     seats: str
     playing_time: str | None

@@ -615,7 +615,7 @@ def _game_entries(base: _Side, side: _Side) -> list[_Entry]:
 
     said: list[tuple[str, Callable[[Any], Any]]] = [
         ("Players", seats), ("Playing time", lambda g: g.playing_time or "not given"),
-        ("Designer", lambda g: g.designer + (f" ({g.year})" if g.year else "")),
+        ("Designer", lambda g: (g.designer or "not given") + (f" ({g.year})" if g.year else "")),
         ("Status", lambda g: g.status)]
     out = []
     for label, get in said:

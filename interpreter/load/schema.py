@@ -41,7 +41,8 @@ class GameInfo(Node):
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="file-name id, e.g. my-game")
     title: str
-    designer: str
+    designer: str | None = Field(default=None, description="who designed the game, for the "
+                                 "rulebook's credits (left out when not given)")
     year: int | None = None
     seats: Seats
     playing_time: str | None = None
