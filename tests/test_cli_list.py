@@ -137,6 +137,14 @@ def test_a_broken_ruleset_is_listed_with_its_error(tmp_path: Path,
     text = listed()
     row = next(line for line in text.splitlines() if line.startswith("  broken"))
     assert "does not load" in row and "validate broken" in row
+    # a variant whose base is missing is listed in error until the base is there
+    (folder / "nim-fast.yaml").write_text(
+        "extends: nim-base\ngame: {name: nim-fast, title: Fast Nim}\n")
+    row = next(line for line in listed().splitlines() if line.startswith("  nim-fast"))
+    assert "does not load" in row
+    shutil.copy(folder / "nim.yaml", folder / "nim-base.yaml")
+    row = next(line for line in listed().splitlines() if "nim-fast" in line)
+    assert "does not load" not in row and row.startswith("    nim-fast"), row
 
 
 def test_list_loads_no_ruleset_model_nor_compiler(tmp_path: Path) -> None:

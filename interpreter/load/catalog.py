@@ -197,7 +197,10 @@ def bundled_catalog() -> list[dict[str, Any]]:
     fresh: dict[str, Any] = {}
     for name in bundled_names():
         hit = stored.get(name)
-        if hit is not None and all(_stamp(f) == s for f, s in hit["files"].items()):
+        # an entry in error is read again: what it lacked (a variant's base, say) may be
+        # a file that was not there to be stamped
+        if hit is not None and "error" not in hit["entry"] and \
+                all(_stamp(f) == s for f, s in hit["files"].items()):
             fresh[name] = hit
             continue
         entry, files = catalog_entry(folder / f"{name}.yaml")
