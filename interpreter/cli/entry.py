@@ -1,8 +1,9 @@
 """The `tabletop` console script's entry point, kept free of heavy imports.
 
-Starting tabletop imports the whole engine, which takes a second or more on a busy
-machine; a Ctrl-C in that time must end the command quietly (exit 130, as a
-KeyboardInterrupt during a command does), not with a traceback of the import."""
+Starting tabletop imports Typer and the app (each command imports the engine when it
+runs), which can take a while on a busy machine; a Ctrl-C in that time must end the
+command quietly (exit 130, as a KeyboardInterrupt during a command does), not with a
+traceback of the import."""
 
 from __future__ import annotations
 
