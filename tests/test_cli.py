@@ -489,8 +489,8 @@ def test_hot_seat_hides_each_seat_until_it_confirms() -> None:
         assert f"Your secret colour is {secrets[seat]}" in screen
         others = {secrets[s] for s in seats if s != seat}
         assert not any(f"Your secret colour is {c}" in screen for c in others)
-        assert f"secret colour Player {seat} {secrets[seat]}" in screen
-        assert all(f"secret colour Player {s} " not in screen for s in seats if s != seat)
+        assert f"Your secret colour: {secrets[seat]}" in screen
+        assert not any(f"secret colour: {c}" in screen for c in others)
 
 
 def test_no_hand_over_without_secrets() -> None:

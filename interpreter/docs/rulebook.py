@@ -510,7 +510,8 @@ def _variables(game: Game, d: Describer) -> list[dict[str, Any]]:
                          + (" until the game ends" if v.reveal_at_end else ""))
         elif not v.on_table:
             parts.append("the rules' own bookkeeping, not shown to players")
-        out.append({"name": humanize(v.id), "description": sentence(md_escape(v.description or "")),
+        out.append({"name": md_escape(game.variables[v.id].label),  # as players see it
+                    "description": sentence(md_escape(v.description or "")),
                     "facts": sentence("; ".join(parts))})
     return out
 
