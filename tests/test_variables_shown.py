@@ -275,3 +275,14 @@ def test_the_rulebook_lists_what_players_track_under_its_label() -> None:
     assert perudo.players is not None
     assert [str(v["name"]) for v in perudo.players.variables] == [
         "Dice left", "Dice in the last bid", "Face of the last bid", "Last bidder"]
+
+
+def test_the_exact_rules_say_what_they_call_a_labelled_variable() -> None:
+    """The exact rules' sentences name a variable by its id ("add 1 to the quiet turns"):
+    its entry under its label says so, so a reader can match the two."""
+    book = build_rulebook(load_ruleset(ROOT / "rulesets" / "caldera.yaml"))
+    entry = next(v for v in book.variables if str(v["name"]) == "Turns without progress")
+    assert str(entry["facts"]).startswith("Called *quiet turns* in the exact rules; starts at")
+    pig = build_rulebook(load_ruleset(ROOT / "rulesets" / "pig.yaml"))
+    score = next(v for v in pig.variables if str(v["name"]) == "Score")
+    assert "exact rules" not in str(score["facts"])  # the same words: nothing to say
