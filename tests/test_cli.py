@@ -143,7 +143,8 @@ def test_run_json_is_deterministic() -> None:
                 "seed", "players", "options"):
         assert key in data
     assert isinstance(data["winners"], list) and data["log"]
-    assert data["final_state"]["over"] is True
+    assert data["final_state"]["ended"]["winners"] == data["winners"]  # a readable position
+    assert data["engine_state"]["over"] is True  # the engine's own, for tools
     assert data["draw"] == (len(data["winners"]) != 1)
 
 

@@ -41,6 +41,7 @@ from interpreter.run import playout
 from interpreter.run.backends import check_backend
 from interpreter.run.game import Game
 from interpreter.run.playout import GameResult, make_agents, play_game
+from interpreter.scenarios.position import position_of
 
 
 def _numbered_moves(moves: list[tuple[int, str]], where: list[int]) -> Iterator[str]:
@@ -95,7 +96,8 @@ def result_json(game: Game, result: GameResult) -> dict[str, Any]:
         "turns": result.turns,
         "log": [notation for _, notation in result.decisions],
         "seats": [seat for seat, _ in result.decisions],
-        "final_state": result.final_state.to_json(),
+        "final_state": position_of(game, result.final_state),
+        "engine_state": result.final_state.to_json(),
     }
 
 
@@ -118,7 +120,13 @@ def run(
 
     The same game, options, seed and moves always give the same game. With --json,
     print one object with winners, draw, scores, reason, turns, log (the decisions'
-    notations in order), seats (who made each), final_state, seed, players, options.
+    notations in order), seats (who made each), seed, players, options, final_state and
+    engine_state. final_state is the last position in the scenario tests' format: its
+    keys (players, options, position: each place's pieces by name, bottom first; turn;
+    variables that changed, as expressions; out; ended: winners and reason) are those of
+    a case in a tests file, so pasting them into one (JSON is YAML) starts the case from
+    this position. engine_state is the engine's own state (sites, frames, rng), for tools
+    that restore it with State.from_json.
     """
     game = load_game(game_ref, parse_options(option or []))
     n = game.check_players(players)
