@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 from console import invoke
+from ruamel.yaml import YAML
 
 from interpreter.api import load_game
 from interpreter.errors import RulesetError
 from interpreter.run.game import Game
+from interpreter.run.record import read_save
 from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
 from interpreter.scenarios.position import position_of
@@ -162,3 +164,29 @@ def test_a_variable_holding_places_is_written_as_an_expression(tmp_path: Path) -
     assert written["variables"]["queue"] == "[place('field:2')]"
     case = pasted(tmp_path, "bottoms-up", {**written, "turn": state.current})
     assert case.vars["queue"] == state.vars["queue"] or case.vars["queue"] == []
+
+
+# -- the terminal's `position` command ------------------------------------------------------
+
+def test_the_terminal_prints_the_position_to_paste_into_a_test(tmp_path: Path) -> None:
+    """`position` in `tabletop play` prints YAML that, pasted into a case, is the position
+    on the screen (the game is rebuilt from its save to compare)."""
+    save = tmp_path / "game.json"
+    result = invoke("play", "connect-four", "--seed", "1", "--save", str(save),
+                    input="d1\nposition\nquit\n")
+    assert result.exit_code == 0, result.output
+    printed = result.stdout.split("The position, to paste into a test case")[1]
+    text = printed.split("\n", 1)[1].split("\nPlayer 1>", 1)[0]
+    written = YAML(typ="safe").load(text)
+    assert "d1" in written["position"]["board"]
+    game = load_game("connect-four", {})
+    state = game.new_state(2, 1)
+    for seat, notation in read_save(save).decisions:
+        game.apply_in_place(state, seat, notation)
+    assert_same(game, state, pasted(tmp_path, "connect-four", written))
+
+
+def test_the_terminal_shows_no_position_of_a_game_with_secrets() -> None:
+    result = invoke("play", "bottoms-up", "--seed", "1", input="position\nquit\n")
+    assert "hides things from its players" in " ".join(result.stdout.split())
+    assert "The position, to paste" not in result.stdout

@@ -286,3 +286,31 @@ def test_the_exact_rules_say_what_they_call_a_labelled_variable() -> None:
     pig = build_rulebook(load_ruleset(ROOT / "rulesets" / "pig.yaml"))
     score = next(v for v in pig.variables if str(v["name"]) == "Score")
     assert "exact rules" not in str(score["facts"])  # the same words: nothing to say
+
+
+# -- in a real browser ------------------------------------------------------------------------
+
+def test_the_play_page_draws_the_table_under_the_labels(tmp_path: Path) -> None:
+    """The page's state panel, in Chromium: the seat's secret colour under its label,
+    and none of the view's raw variables (ids, the rules' bookkeeping)."""
+    browser_test = pytest.importorskip("test_browser")
+    if browser_test.CHROMIUM is None:
+        pytest.skip("no Chromium executable")
+    from serve_support import Running
+    with Running(tmp_path) as server, \
+            browser_test.playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_test.CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        try:
+            made = server.create(ruleset="bottoms-up", players=4, seed=3,
+                                 seats={"1": "human", "2": "random", "3": "random",
+                                        "4": "random"})
+            table = server.store.live[made["game"]]
+            colour = table.state.seat_vars["secret_colour"][0]
+            page = browser_test.open_page(browser, server, made["links"]["1"])
+            panel = page.locator("#state").inner_text()
+            assert f"Your secret colour: {colour}" in panel
+            for raw in ("secret_colour", "queue", "chain_steps", "moved", "variables"):
+                assert raw not in panel, (raw, panel)
+        finally:
+            browser.close()

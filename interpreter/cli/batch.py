@@ -41,7 +41,6 @@ from interpreter.run import playout
 from interpreter.run.backends import check_backend
 from interpreter.run.game import Game
 from interpreter.run.playout import GameResult, make_agents, play_game
-from interpreter.scenarios.position import position_of
 
 
 def _numbered_moves(moves: list[tuple[int, str]], where: list[int]) -> Iterator[str]:
@@ -82,6 +81,8 @@ def play_with_moves(game: Game, players: int, seed: int, agent: str,
 
 def result_json(game: Game, result: GameResult) -> dict[str, Any]:
     """A finished game as one JSON object (the contract of `run --json`)."""
+    from interpreter.scenarios.position import position_of  # only here: a quick start
+
     assert result.final_state is not None
     return {
         "game": game.name,

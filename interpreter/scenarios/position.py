@@ -262,12 +262,27 @@ def position_of(game: Game, state: State) -> dict[str, Any]:
     return out
 
 
+def position_yaml(game: Game, state: State) -> str:
+    """`position_of` as YAML, each place's pieces on one line, to paste under a case's
+    `name:` in a tests file."""
+    import io
+
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.default_flow_style = None  # the innermost lists and mappings on one line
+    yaml.width = 4096
+    out = io.StringIO()
+    yaml.dump(position_of(game, state), out)
+    return out.getvalue()
+
+
 def _written_places(game: Game, state: State, blank: State) -> dict[str, Any]:
     """Each zone's places that hold pieces now or at the start, under the zone."""
     alike = _names_shared_by_kinds(game)
     out: dict[str, Any] = {}
     for zone in game.zones.values():
-        places: dict[str, Any] = {}
+        places: dict[str | int, Any] = {}
         for site in zone.sites_in_play(state.players):
             if not state.sites[site] and not blank.sites[site]:
                 continue
@@ -282,11 +297,12 @@ def _written_places(game: Game, state: State, blank: State) -> dict[str, Any]:
     return out
 
 
-def _short_name(zone_id: str, name: str) -> str:
-    """A place as written under its zone: `1` for `hand[1]` and `field:1`, else itself."""
+def _short_name(zone_id: str, name: str) -> str | int:
+    """A place as written under its zone: 1 for `hand[1]` and `field:1`, else itself."""
     for prefix, suffix in ((f"{zone_id}[", "]"), (f"{zone_id}:", "")):
         if name.startswith(prefix) and name.endswith(suffix):
-            return name[len(prefix):len(name) - len(suffix)]
+            short = name[len(prefix):len(name) - len(suffix)]
+            return int(short) if short.isascii() and short.isdigit() else short
     return name
 
 
@@ -371,4 +387,4 @@ def _sample(names: list[str]) -> str:
 
 
 __all__ = ["PieceNames", "Placements", "build_state", "describe_state", "position_of",
-           "resolve_position"]
+           "position_yaml", "resolve_position"]
