@@ -308,6 +308,7 @@ def test_the_play_page_draws_the_table_under_the_labels(tmp_path: Path) -> None:
             table = server.store.live[made["game"]]
             colour = table.state.seat_vars["secret_colour"][0]
             page = browser_test.open_page(browser, server, made["links"]["1"])
+            page.click("#state-panel summary")  # the panel opens on a click
             panel = page.locator("#state").inner_text()
             assert f"Your secret colour: {colour}" in panel
             for raw in ("secret_colour", "queue", "chain_steps", "moved", "variables"):
