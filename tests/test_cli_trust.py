@@ -233,11 +233,11 @@ def test_hand_over_clears_screen_and_scrollback_on_a_private_screen() -> None:
     assert session.run() == 0
     text = out.getvalue()
     enter, leave, wipe = "\x1b[?1049h", "\x1b[?1049l", "\x1b[2J\x1b[3J\x1b[H"
-    seat1 = text.index("secret colour Player 1")
+    seat1 = text.index("Your secret colour: ")
     seat2 = text.index("Pass the keyboard to Player 2")
     assert text.index(enter) < text.index("Pass the keyboard to Player 1") < seat1
     assert wipe in text[seat1:seat2]
-    assert text.rindex("secret colour Player 2") < text.rindex(leave) < text.index(
+    assert text.rindex("Your secret colour: ") < text.rindex(leave) < text.index(
         "Game stopped")
     assert "secret colour" not in text[text.rindex(leave):]
 
@@ -277,18 +277,20 @@ needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None,
                                 reason="needs tmux (a real terminal)")
 
 
-def _hot_seat_round(pane: Pane) -> str:
+def _hot_seat_round(pane: Pane) -> tuple[str, str]:
     """Player 1 and then Player 2 of Bottoms Up take the keyboard in turn (Player 1
-    makes a decision); the pane's history while Player 2 is at it."""
+    makes a decision); the pane's history while Player 2 is at it, and the secret
+    colour Player 1 was shown."""
     pane.wait_for("Player 1, press Enter")
     pane.keys("Enter")
     seat1 = pane.wait_for("Player 1>")
-    assert re.search(r"secret colour Player 1 \w+", seat1)
+    mine = re.search(r"Your secret colour: (\w+)", seat1)
+    assert mine
     pane.keys("1", "Enter")
     handed = pane.wait_for("Player 2, press Enter")
     assert "secret colour" not in handed, handed
     pane.keys("Enter")
-    return pane.wait_for("Player 2>")
+    return pane.wait_for("Player 2>"), mine.group(1)
 
 
 @needs_tmux
@@ -300,9 +302,9 @@ def test_hot_seat_in_a_real_terminal_leaves_no_secret_in_the_scrollback() -> Non
                                         "4", "--seat", "1=human", "--seat", "2=human",
                                         "--seed", "7"]))
     try:
-        seat2 = _hot_seat_round(pane)
-        assert "secret colour Player 2" in seat2
-        assert "secret colour Player 1" not in seat2, seat2
+        seat2, colour1 = _hot_seat_round(pane)
+        assert "Your secret colour: " in seat2
+        assert f"Your secret colour: {colour1}" not in seat2, seat2  # colours differ
         pane.keys("quit", "Enter")
         after = pane.wait_for("Save this game")  # back on the ordinary screen
         assert "secret colour" not in after, after

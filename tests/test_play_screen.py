@@ -310,8 +310,8 @@ def test_state_and_log_show_what_the_seat_may_see() -> None:
     play.run()
     text = out.getvalue()
     shown = text.split("What you may see")[1]
-    assert f"secret colour Player 1 {secrets[1]}" in shown
-    assert all(f"secret colour Player {s} " not in shown for s in (2, 3, 4))
+    assert f"Your secret colour: {secrets[1]}" in shown  # under its label, only its own
+    assert all(f"secret colour: {secrets[s]}" not in shown for s in (2, 3, 4))
     log = text.split("The game so far")[1]
     assert "Player 2 decided (secret)" in log
 

@@ -85,7 +85,7 @@ def test_places_and_variables_off_the_table_are_left_out_of_the_screen_and_pictu
     assert "box" in seen["zones"] and seen["variables"]["tally"] == 7  # still in the view
     text = screen(game, 1, state)
     assert "box" not in text.lower() and "tally" not in text
-    assert "shown 8" in text and "Deck: " in text
+    assert "Shown: 8" in text and "Deck: " in text  # under its label (its id in words)
     picture = position_svg(game, seen, "position")
     assert ">Box: " not in picture and ">Deck: " in picture
 

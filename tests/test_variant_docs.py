@@ -323,9 +323,9 @@ add:
     english(p)
     assert p.added == ["The term **is heavy**: ***p* is heavy** when the weight of *p* is "
                        "heavy."]
-    assert p.removed == ["Something to keep track of: **spare**: Starts at 0."]
+    assert p.removed == ["Something to keep track of: **Spare**: Starts at 0."]  # its label
     assert p.changed == [
-        "Something to keep track of: **big taken**:\n"
+        "Something to keep track of: **Big taken**:\n"
         "    - Large counters taken (in Counters: not described).\n"
         "    - Starts at 2 (in Counters: Starts at 0).",
         "The term **left**: **the left** means the number of the pieces in the pile minus 1 "

@@ -82,6 +82,8 @@ def play_with_moves(game: Game, players: int, seed: int, agent: str,
 
 def result_json(game: Game, result: GameResult) -> dict[str, Any]:
     """A finished game as one JSON object (the contract of `run --json`)."""
+    from interpreter.scenarios.position import position_of  # only here: a quick start
+
     assert result.final_state is not None
     return {
         "game": game.name,
@@ -96,7 +98,8 @@ def result_json(game: Game, result: GameResult) -> dict[str, Any]:
         "turns": result.turns,
         "log": [notation for _, notation in result.decisions],
         "seats": [seat for seat, _ in result.decisions],
-        "final_state": result.final_state.to_json(),
+        "final_state": position_of(game, result.final_state),
+        "engine_state": result.final_state.to_json(),
     }
 
 
@@ -119,7 +122,13 @@ def run(
 
     The same game, options, seed and moves always give the same game. With --json,
     print one object with winners, draw, scores, reason, turns, log (the decisions'
-    notations in order), seats (who made each), final_state, seed, players, options.
+    notations in order), seats (who made each), seed, players, options, final_state and
+    engine_state. final_state is the last position in the scenario tests' format: its
+    keys (players, options, position: each place's pieces by name, bottom first; turn;
+    variables that changed, as expressions; out; ended: winners and reason) are those of
+    a case in a tests file, so pasting them into one (JSON is YAML) starts the case from
+    this position. engine_state is the engine's own state (sites, frames, rng), for tools
+    that restore it with State.from_json.
     """
     game = load_game(game_ref, parse_options(option or []))
     n = game.check_players(players)

@@ -45,7 +45,7 @@ from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
 from interpreter.run.record import SavedGame, SaveInUse, SaveLock, write_save
 from interpreter.run.state import State
-from interpreter.run.view import has_secrets, view, witnesses
+from interpreter.run.view import has_secrets, hides_anything, view, witnesses
 
 HOW_TO_CHOOSE = """\
 How to choose: type an option's number, or its notation. Case and spaces do
@@ -65,6 +65,7 @@ Commands:
   more      the next page of a list too long for the screen
   state     everything your seat may see now, off-table things too
   log       the game so far, as your seat may see it
+  position  the position as a scenario test writes it (a game that hides nothing)
   undo      take back your last decision and the computer players' replies
   ?         how to choose;  help: all this, how undo works, the rulings
   quit      stop playing (saved if you started with --save or --load)"""
@@ -382,6 +383,9 @@ class PlaySession:
             if word == "log":
                 self.show_log(seen)
                 continue
+            if word == "position":
+                self.show_position()
+                continue
             if word == "undo":
                 self.undo(seat)
                 continue
@@ -421,6 +425,20 @@ class PlaySession:
             self.console.print(variables)
         self.console.print(Text(f"Turn {seen['turn']}; {len(seen['log'])} entries in the "
                                 "log (type `log`).", style="dim"))
+
+    def show_position(self) -> None:
+        """The position in the scenario tests' format, to paste into a test case. It
+        names every piece, so only a game that hides nothing from anyone shows it."""
+        from interpreter.scenarios.position import position_yaml  # only here: a quick start
+
+        if hides_anything(self.game):
+            self.console.print(Text(
+                "This game hides things from its players, and a written position names "
+                "every piece, so it is not shown during play. `tabletop run --json` prints "
+                "the last position of a game.", style="dim"))
+            return
+        self.console.rule("The position, to paste into a test case", style="dim")
+        self.console.print(Text(position_yaml(self.game, self.state).rstrip()))
 
     def show_log(self, seen: dict) -> None:
         """The whole log as the seat may read it, numbered."""

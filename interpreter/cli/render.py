@@ -21,6 +21,7 @@ from rich.text import Text
 
 from interpreter.run.game import Game, Option, show_value
 from interpreter.run.view import COUNT_ABOVE, ROW_OF_SLOTS, alike, is_empty, one_kind
+from interpreter.view.shown import shown_variables, value_words, variable_lines
 
 EMPTY = "·"
 HIDDEN = "?"
@@ -381,22 +382,23 @@ def _boards_data(game: Game, view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def variables_text(game: Game, view: dict[str, Any], everything: bool = False
                    ) -> Text | None:
-    """The game's variables this seat may see, e.g. `quiet turns 3 · beads P1 4, P2 2`
-    (`everything`: those kept off the table too)."""
-    parts: list[Text] = []
-    for var_id, value in view["variables"].items():
-        if not game.variables[var_id].on_table and not everything:
-            continue
-        name = var_id.replace("_", " ")
-        if game.variables[var_id].per_seat:
-            if not value:
+    """The variables players see (`interpreter.view.shown`), one line each under its
+    label, e.g. `Your secret colour: green` or `Beads: 15 (you) · Player 2: 12`;
+    `everything` (the `state` command) adds the rules' bookkeeping, by its id."""
+    lines = [Text.assemble((f"{label}: ", "bold"), text)
+             for label, text in variable_lines(game, view)]
+    if everything:
+        shown = {v.id for v in shown_variables(game)}
+        for var_id, value in view["variables"].items():
+            if var_id in shown:
                 continue
-            shown = ", ".join(f"{game.seat_name(int(s))} {show_value(game, v)}"
-                              for s, v in value.items())
-        else:
-            shown = show_value(game, value) if value not in ("", [], None) else "–"
-        parts.append(Text.assemble((name, "bold"), f" {shown}"))
-    return Text(" · ").join(parts) if parts else None
+            var = game.variables[var_id]
+            text = (" · ".join(f"{game.seat_name(int(s))}: {value_words(game, var, v)}"
+                               for s, v in value.items())
+                    if var.per_seat else value_words(game, var, value))
+            lines.append(Text.assemble((f"{var.label}: ", "bold"), text,
+                                       (" (the rules' bookkeeping)", "dim")))
+    return Text("\n").join(lines) if lines else None
 
 
 # -- log, options, results -----------------------------------------------------------------

@@ -900,7 +900,8 @@ class _Compiler:
                                 v.visible_to,
                                 v.reveal_at_end, v.initial.loc or v.loc, v.on_table,
                                 v.per_piece and not v.per_seat, v.holds,
-                                v.key_loc("holds") or v.loc)
+                                v.key_loc("holds") or v.loc,
+                                v.label or v.id.replace("_", " ").capitalize())
             g.variables[v.id] = info
             value: Compiled
             if info.per_piece:

@@ -23,6 +23,7 @@ from interpreter.primitives.decisions import OptionDef
 from interpreter.primitives.ending import Say
 from interpreter.primitives.flow import Add, Call, ForEach, Let, Set
 from interpreter.run.game import Game
+from interpreter.view.shown import shown_variables
 
 _LOCAL = re.compile(r"(?<![\w*])\*[^*\s][^*]*\*(?!\*)")
 """A local value as the rulebook's describer writes it: in italics (`*origin*`)."""
@@ -32,10 +33,12 @@ LEFT_OUT = ("Some steps are given only in “The exact rules” at the end of th
 
 
 def bookkeeping_variables(game: Game) -> set[str]:
-    """The rules' own bookkeeping: variables no player ever sees, and those the ruleset
-    keeps off the table (`on_table: false`: public, but not something players track)."""
-    return {v.id for v in game.ruleset.variables
-            if v.visible_to == "nobody" or not v.on_table}
+    """The rules' own bookkeeping: every variable players are not shown (one answer for
+    the rulebook, the terminal and the browser: `interpreter.view.shown`), that is,
+    those no player ever sees and those the ruleset keeps off the table (`on_table:
+    false`: public, but not something players track)."""
+    shown = {v.id for v in shown_variables(game)}
+    return {v.id for v in game.ruleset.variables if v.id not in shown}
 
 
 def mentions(value: Any, names: set[str]) -> bool:

@@ -500,7 +500,10 @@ def _zones(game: Game, d: Describer) -> list[dict[str, Any]]:
 def _variables(game: Game, d: Describer) -> list[dict[str, Any]]:
     out = []
     for v in game.ruleset.variables:
+        label, words = game.variables[v.id].label, humanize(v.id)
         parts = [f"starts at {d.expr(v.initial)}"]
+        if label.lower() != words.lower():  # the exact rules name it by its id
+            parts.insert(0, f"called *{md_escape(words)}* in the exact rules")
         if v.per_seat:
             parts.append("each player has their own")
         if v.per_piece:
@@ -510,7 +513,8 @@ def _variables(game: Game, d: Describer) -> list[dict[str, Any]]:
                          + (" until the game ends" if v.reveal_at_end else ""))
         elif not v.on_table:
             parts.append("the rules' own bookkeeping, not shown to players")
-        out.append({"name": humanize(v.id), "description": sentence(md_escape(v.description or "")),
+        out.append({"name": md_escape(label),  # as players see it
+                    "description": sentence(md_escape(v.description or "")),
                     "facts": sentence("; ".join(parts))})
     return out
 

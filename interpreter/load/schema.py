@@ -346,6 +346,11 @@ class VarDecl(Node):
     """A game variable, or a per-seat resource with `per_seat`."""
 
     id: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
+    label: str | None = Field(
+        default=None, description="what players call it, e.g. 'Beads' or 'Secret colour': "
+        "the terminal, the browser and the rulebook show the variable under this label "
+        "('Your secret colour: green', 'Beads: 15 (you) · Player 2: 12'); default: its id "
+        "in words")
     initial: Expr = Field(default_factory=lambda: Expr("0"))
     per_seat: bool = False
     per_piece: bool = Field(
@@ -355,14 +360,18 @@ class VarDecl(Node):
     visible_to: Visibility = "everyone"
     reveal_at_end: bool = True
     on_table: bool = Field(
-        default=True, description="false for the rules' own bookkeeping: public, but not "
-        "shown to players (not on the terminal, nor among the things to keep track of in "
-        "the rulebook's players' layer); views still carry it for tools and computer players")
-    holds: Literal["pieces", "places"] | None = Field(
+        default=True, description="false for the rules' own bookkeeping (a counter the "
+        "rules keep, a value the prompt or the log already says): public, but not shown to "
+        "players (not on the terminal, nor in the browser's table, nor among the things to "
+        "keep track of in the rulebook's players' layer); views still carry it for tools "
+        "and computer players. A variable no player may see (`visible_to: nobody`) is "
+        "never shown either")
+    holds: Literal["pieces", "places", "seats"] | None = Field(
         default=None, description="what the variable's value is made of, when it is pieces "
         "(a piece, a list of them, null) or places (squares, piles): views then show each "
         "piece as the seat sees it (described, or hidden with its back) and each place by "
-        "its name, never the engine's numbers for them")
+        "its name, never the engine's numbers for them; seats (a seat, a list of them, "
+        "null): players read each as the seat's name (Player 2), views keep the numbers")
     description: str | None = None
 
 

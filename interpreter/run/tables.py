@@ -198,8 +198,11 @@ class VariableInfo:
     per_piece: bool = False
     holds: str | None = None
     """"pieces" or "places" when the value is made of them (a view names them as a seat
-    sees them, never by the engine's numbers); None for numbers, text and the like."""
+    sees them, never by the engine's numbers), "seats" for seat numbers (read as the
+    seats' names); None for numbers, text and the like."""
     holds_loc: Location | None = None
+    label: str = ""
+    """What players call it (the ruleset's `label`, else its id in words)."""
 
 
 @dataclass

@@ -75,7 +75,7 @@ def held(game: Game, state: State, var: VariableInfo, value: Any,
     each described (or hidden, with its back), when it holds places, each by its name;
     lists and null as they are. A piece held by a piece's own variable is described by
     its attributes alone."""
-    if var.holds is None:
+    if var.holds is None or var.holds == "seats":  # seats are public numbers
         return value
     if isinstance(value, list | tuple):
         return [held(game, state, var, v, hidden) for v in value]

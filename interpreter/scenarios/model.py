@@ -33,6 +33,10 @@ Format::
             1: [red large]
           e5: [blue small]               # a place named directly
         turn: 1               # with a position: whose turn it is (default 1)
+        out: [3]              # with a position: seats already knocked out (optional)
+        ended: {winners: [1], reason: "Player 1 has three trios"}
+                              # with a position: the game is over in it (optional; then
+                              # no turn starts, and `turn` says whose turn it was)
 
         variables:            # optional: set ruleset variables (expressions, evaluated
           quiet_turns: 3      # on the start state); per-seat ones as {seat: value}
@@ -74,8 +78,15 @@ Format::
           values:             # optional: a table of values on the final position
             - {label: Fire's altitude (mm), value: altitude_of(fire) / 1000}
 
-Pieces are named by the game's piece names (``red large``) or short codes (``rL``).
-Notations are those the game shows for its options (``tabletop play`` lists them).
+Pieces are named by the game's piece names (``red large``) or short codes (``rL``); a
+piece given as a mapping adds its per-piece variables (``{piece: FW, facing: 180}``) and
+the attributes that tell it from pieces of the same name (``{piece: red fish size 1,
+value: 2}``). Notations are those the game shows for its options (``tabletop play``
+lists them).
+
+A position seen in play is written in this format by ``position_of`` in
+``interpreter.scenarios.position`` (``tabletop run --json`` prints the final one as
+``final_state``): its keys are a case's, ready to paste.
 """
 
 from __future__ import annotations
@@ -120,6 +131,14 @@ class Example(Node):
                                        "in a table under the example, on its last position")
 
 
+class Ended(Node):
+    """A position in which the game is over (a finished game's last position)."""
+
+    winners: list[int] = Field(default_factory=list, description="who won (none: nobody)")
+    reason: str | None = Field(default=None, description="how the game ended, as its end "
+                               "rule says it")
+
+
 class Case(Node):
     """One named scenario: a start, decisions, and what must hold afterwards."""
 
@@ -130,6 +149,10 @@ class Case(Node):
     seed: int | None = Field(default=None, description="start from the real set-up")
     position: Position | None = Field(default=None, description="start from this position")
     turn: int | None = Field(default=None, description="whose turn the position starts at")
+    out: list[int] = Field(default_factory=list, description="with a position: the seats "
+                           "already knocked out of the game, in the order they went out")
+    ended: Ended | None = Field(default=None, description="with a position: the game is "
+                                "over in it, with these winners (no turn starts)")
     variables: dict[Text, Expr | dict[int, Expr]] = Field(default_factory=dict)
     moves: Moves = Field(default_factory=list, description="notations applied in order")
     expect: list[Expr] = Field(default_factory=list, description="must all be true")
@@ -164,4 +187,4 @@ class ScenarioFile(Node):
     cases: list[Case]
 
 
-__all__ = ["Case", "Example", "ExampleValue", "ScenarioFile", "Text"]
+__all__ = ["Case", "Ended", "Example", "ExampleValue", "ScenarioFile", "Text"]

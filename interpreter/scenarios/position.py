@@ -114,10 +114,11 @@ def resolve_position(game: Game, players: int, position: Position,
     lookup = PieceNames(game)
     used: set[int] = set()
     placements = Placements()
+    named_sites = {site for site, _, _ in named}
     for site, pieces, _ in named:
         stack: list[int] = []
         for item in pieces:
-            text, values = _piece_and_values(game, item, report)
+            text, values, attrs = _piece_and_values(game, item, report)
             if text is None:
                 continue
             candidates = lookup.lookup(str(text))
@@ -126,7 +127,18 @@ def resolve_position(game: Game, players: int, position: Position,
                        did_you_mean(str(text), lookup.names)
                        or f"pieces are named like '{lookup.names[0]}'")
                 continue
-            piece = next((p for p in candidates if p not in used), None)
+            if attrs:
+                candidates = [p for p in candidates if all(
+                    str(game.attributes[a][p]) == str(v) for a, v in attrs.items())]
+                if not candidates:
+                    report(f"no '{text}' has {_said(attrs)}", text.loc, None)
+                    continue
+            # a piece from a place this position names before one from a place it leaves
+            # as it starts (which would lose it)
+            piece = next((p for p in candidates if p not in used
+                          and game.piece_start[p] in named_sites), None)
+            if piece is None:
+                piece = next((p for p in candidates if p not in used), None)
             if piece is None:
                 report(f"no '{text}' is left: the game has {len(candidates)}, and this "
                        f"position places more", text.loc, None)
@@ -145,29 +157,40 @@ def resolve_position(game: Game, players: int, position: Position,
     return placements
 
 
-def _piece_and_values(game: Game, item: Any, report: Report) -> tuple[Any, dict[str, Any]]:
-    """A position's piece: its name, and the per-piece variables given with it."""
+def _piece_and_values(game: Game, item: Any, report: Report
+                      ) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """A position's piece: its name, the per-piece variables given with it, and the
+    attributes that tell it from other pieces of the same name (`{piece: red fish size 1,
+    value: 2}`: cards named alike whose numbers differ)."""
     if not isinstance(item, dict):
-        return item, {}
+        return item, {}, {}
     loc = getattr(item, "loc", None)
-    text, values = None, {}
+    text, values, attrs = None, {}, {}
     for key, value in item.items():
         if str(key) == "piece":
             text = value
             continue
+        if str(key) in game.attributes:
+            attrs[str(key)] = value
+            continue
         var = game.variables.get(str(key))
         if var is None or not var.per_piece:
             per_piece = [v.id for v in game.variables.values() if v.per_piece]
-            report(f"'{key}' is not a per-piece variable" + (
-                f" (they are: {', '.join(per_piece)})" if per_piece else
-                " (this game declares none)"), getattr(key, "loc", None) or loc,
-                did_you_mean(str(key), per_piece))
+            report(f"'{key}' is neither an attribute nor a per-piece variable" + (
+                f" (the per-piece variables: {', '.join(per_piece)})" if per_piece else
+                " (this game declares no per-piece variable)"),
+                getattr(key, "loc", None) or loc,
+                did_you_mean(str(key), per_piece + list(game.attributes)))
             continue
         values[str(key)] = str(value) if isinstance(value, str) else value
     if text is None:
         report("a piece given as a mapping needs 'piece: NAME' (and its per-piece variables, "
                "e.g. {piece: FW, facing: 180})", loc, None)
-    return text, values
+    return text, values, attrs
+
+
+def _said(attrs: dict[str, Any]) -> str:
+    return " and ".join(f"{a} {v}" for a, v in attrs.items())
 
 
 def build_state(game: Game, players: int, placements: Placements, seed: int = 0) -> State:
@@ -205,6 +228,153 @@ def describe_state(game: Game, state: State, big_pile: int = 12) -> str:
     return "\n".join(lines) if lines else "(no pieces anywhere)"
 
 
+# -- a position written out, as a scenario case starts from it ---------------------------
+
+def position_of(game: Game, state: State) -> dict[str, Any]:
+    """A position in the scenario tests' format: the keys of a case (`players`, `options`,
+    `position`, `turn`, `variables`, `out`, `ended`) that start it from this position,
+    JSON- and YAML-ready. Pasted into a case, it gives the same pieces in the same places,
+    the same variables and the same seat to play, whose turn then starts from its first
+    step; a finished game's position stays finished (`ended`: its winners and reason).
+
+    Every place that holds pieces (or held some at the start) is named, so every piece
+    is listed once. A piece reads by its name; pieces named alike that differ (cards of
+    one name with different numbers) add the attributes that tell them apart, and a
+    piece's own variables that changed are given with it. Variables are written as
+    expressions of the game's language, only those that changed from their initial
+    values: a piece a variable holds as `stack('b2')[0]` (where it lies), a place as
+    `place('b2')`. What a position cannot say: the engine's place inside a turn (a
+    position taken after some of a turn's decisions starts that turn afresh), the random
+    generator (draws after it differ), and pieces shown to one seat (`show`)."""
+    blank = game.blank_state(state.players, 0)
+    out: dict[str, Any] = {"players": state.players}
+    if game.options:
+        out["options"] = dict(game.options)
+    out["position"] = _written_places(game, state, blank)
+    out["turn"] = state.current
+    variables = _written_variables(game, state, blank)
+    if variables:
+        out["variables"] = variables
+    if state.out:
+        out["out"] = list(state.out)
+    if state.over:
+        out["ended"] = {"winners": list(state.winners or []), "reason": state.reason}
+    return out
+
+
+def position_yaml(game: Game, state: State) -> str:
+    """`position_of` as YAML, each place's pieces on one line, to paste under a case's
+    `name:` in a tests file."""
+    import io
+
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.default_flow_style = None  # the innermost lists and mappings on one line
+    yaml.width = 4096
+    out = io.StringIO()
+    yaml.dump(position_of(game, state), out)
+    return out.getvalue()
+
+
+def _written_places(game: Game, state: State, blank: State) -> dict[str, Any]:
+    """Each zone's places that hold pieces now or at the start, under the zone."""
+    alike = _names_shared_by_kinds(game)
+    out: dict[str, Any] = {}
+    for zone in game.zones.values():
+        places: dict[str | int, Any] = {}
+        for site in zone.sites_in_play(state.players):
+            if not state.sites[site] and not blank.sites[site]:
+                continue
+            pieces = [_written_piece(game, state, blank, p, alike) for p in state.sites[site]]
+            name = game.site_name[site]
+            if name == zone.id:  # a zone that is one pile
+                out[zone.id] = pieces
+                break
+            places[_short_name(zone.id, name)] = pieces
+        if places:
+            out[zone.id] = places
+    return out
+
+
+def _short_name(zone_id: str, name: str) -> str | int:
+    """A place as written under its zone: 1 for `hand[1]` and `field:1`, else itself."""
+    for prefix, suffix in ((f"{zone_id}[", "]"), (f"{zone_id}:", "")):
+        if name.startswith(prefix) and name.endswith(suffix):
+            short = name[len(prefix):len(name) - len(suffix)]
+            return int(short) if short.isascii() and short.isdigit() else short
+    return name
+
+
+def _names_shared_by_kinds(game: Game) -> dict[str, list[int]]:
+    """Piece names that several kinds of piece share → the pieces of that name."""
+    by_name: dict[str, list[int]] = {}
+    for piece, name in enumerate(game.piece_names):
+        by_name.setdefault(name, []).append(piece)
+    return {name: pieces for name, pieces in by_name.items()
+            if len({game.piece_kind[p] for p in pieces}) > 1}
+
+
+def _telling_apart(game: Game, piece: int, alike: list[int]) -> dict[str, Any]:
+    """The fewest attributes (in the game's order) that leave only pieces of `piece`'s
+    kind among those named like it."""
+    said: dict[str, Any] = {}
+    left = alike
+    for attr in game.attribute_order:
+        if all(game.piece_kind[p] == game.piece_kind[piece] for p in left):
+            break
+        value = game.attributes[attr][piece]
+        narrower = [p for p in left if game.attributes[attr][p] == value]
+        if len(narrower) < len(left):
+            said[attr], left = value, narrower
+    return said
+
+
+def _written_piece(game: Game, state: State, blank: State, piece: int,
+                   alike: dict[str, list[int]]) -> Any:
+    name = game.piece_names[piece]
+    extra = _telling_apart(game, piece, alike[name]) if name in alike else {}
+    for var, values in state.piece_vars.items():
+        if values[piece] != blank.piece_vars[var][piece]:
+            extra[var] = values[piece]
+    return {"piece": name, **extra} if extra else name
+
+
+def _written_variables(game: Game, state: State, blank: State) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for var in game.variables.values():
+        if var.per_piece:
+            continue  # given with each piece
+        if var.per_seat:
+            now, start = state.seat_vars[var.id], blank.seat_vars[var.id]
+            changed = {seat: _expression(game, state, var.holds, v)
+                       for seat, (v, v0) in enumerate(zip(now, start, strict=True), start=1)
+                       if v != v0}
+            if changed:
+                out[var.id] = changed
+        elif state.vars[var.id] != blank.vars[var.id]:
+            out[var.id] = _expression(game, state, var.holds, state.vars[var.id])
+    return out
+
+
+def _expression(game: Game, state: State, holds: str | None, value: Any) -> Any:
+    """A value as the game's language writes it (a number stays a number)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(str(_expression(game, state, holds, v)) for v in value) + "]"
+    if type(value) is int and holds == "pieces" and 0 <= value < game.n_pieces:
+        site = state.loc[value]
+        return f"stack({game.site_name[site]!r})[{state.sites[site].index(value)}]"
+    if type(value) is int and holds == "places" and 0 <= value < len(game.site_name):
+        return f"place({game.site_name[value]!r})"
+    if isinstance(value, int | float):
+        return value
+    return repr(value)
+
+
 def _example(game: Game, zone_id: str) -> str:
     zone = game.zones[zone_id]
     sub = ("1" if zone.per_seat and zone.per_owner == 1
@@ -216,4 +386,5 @@ def _sample(names: list[str]) -> str:
     return ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
 
 
-__all__ = ["PieceNames", "Placements", "build_state", "describe_state", "resolve_position"]
+__all__ = ["PieceNames", "Placements", "build_state", "describe_state", "position_of",
+           "position_yaml", "resolve_position"]

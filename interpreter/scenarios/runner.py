@@ -38,7 +38,7 @@ from interpreter.load.yaml_source import LocatedDict, LocatedList, Source, locat
 from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.state import State
 from interpreter.run.view import redacted_log
-from interpreter.scenarios.model import Case, Example, ExampleValue, ScenarioFile, Text
+from interpreter.scenarios.model import Case, Ended, Example, ExampleValue, ScenarioFile, Text
 from interpreter.scenarios.position import (
     Placements,
     build_state,
@@ -261,15 +261,18 @@ class _Loader:
 
         check_seat(case.turn, "turn")
         check_seat(case.seat, "seat")
-        for key in ("deciding", "winners"):
+        for key in ("deciding", "winners", "out"):
             for s in getattr(case, key) or []:
                 check_seat(s, key)
         if case.seed is not None and case.position is not None:
             self.error("give either a seed (the real set-up) or a position, not both",
                        _key_loc(raw, "seed"))
-        if case.turn is not None and case.position is None:
-            self.error("'turn' goes with a position; a seed starts where the set-up leaves "
-                       "the game", _key_loc(raw, "turn"))
+        for s in case.ended.winners if case.ended is not None else []:
+            check_seat(s, "ended")
+        for key in ("turn", "out", "ended"):
+            if getattr(case, key) and case.position is None:
+                self.error(f"'{key}' goes with a position; a seed starts where the set-up "
+                           "leaves the game", _key_loc(raw, key))
 
         placements = None
         if case.position is not None:
@@ -474,6 +477,8 @@ def _fields_at(path: tuple[Any, ...]) -> list[str]:
     model: Any = Case if "cases" in names[:1] else ScenarioFile
     if "example" in names[1:]:
         model = ExampleValue if "values" in names[names.index("example"):] else Example
+    if "ended" in names[1:]:
+        model = Ended
     return list(model.model_fields)
 
 
@@ -521,8 +526,15 @@ def case_start(p: _Prepared) -> State:
         state._cache = None
         return state
     state = build_state(game, p.players, p.placements, p.seed)
+    state.out = tuple(p.case.out)
     _set_variables(p, state)
-    game.start_turn(state, p.turn)
+    ended = p.case.ended
+    if ended is None:
+        game.start_turn(state, p.turn)
+    else:  # a finished game's position: over as it stands, no turn starts
+        state.current = p.turn
+        state.over, state.winners = True, sorted(set(ended.winners))
+        state.reason = ended.reason
     return state
 
 

@@ -49,6 +49,7 @@ from interpreter.serve.guard import CreateLimiter, SecurityHeaders, origin_allow
 from interpreter.serve.protocol import Choose, ProtocolError, Ready, Resync
 from interpreter.serve.tables import HUMAN, SEED_CHOSEN_NOTE, Store, Table
 from interpreter.view.involvement import involvement, places_of
+from interpreter.view.shown import variable_lines
 
 log = logging.getLogger("tabletop.serve")
 
@@ -201,6 +202,8 @@ class Server:
             "title": game.title,
             "svg": position_svg(game, seen, game.title, targets=True),
             "view": seen,
+            "table": [{"label": label, "text": text}
+                      for label, text in variable_lines(game, seen)],
             "log": log_lines(table, seen["log"]),
             "deciding": seen["deciding"],
             "prompt": seen["prompt"],

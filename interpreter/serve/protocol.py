@@ -36,16 +36,17 @@ with code 4403 (4404 for no such game, or one whose save cannot be resumed) and 
 reason saying so. A handshake whose URL is too long → 414.
 
 Server → client:
-  ``{"type": "state", "version": n, "seat": s | null, "title", "svg", "view", "log":
-  [text lines], "deciding": [seats], "prompt": text | null, "options": [{"index",
-  "notation", "label", "kind"}], "over", "winners": [seats], "hotseat", "stopped":
-  text | null, "notes": [text]}``: the position as ``seat`` may see it (null: a
-  spectator, the public view). ``svg`` marks places and visible pieces as click
-  targets. ``options`` is empty unless this seat must decide now; each also carries
-  ``"involves": [{"place", "piece"?}]`` and ``"places": [names]`` (what the option
-  points at, for board clicks: `interpreter.view.involvement`, a piece only when this
-  seat may see it). ``version`` counts the
-  decisions made so far. ``stopped`` says why the game cannot go on (the rules went
+  ``{"type": "state", "version": n, "seat": s | null, "title", "svg", "view", "table":
+  [{"label", "text"}], "log": [text lines], "deciding": [seats], "prompt": text | null,
+  "options": [{"index", "notation", "label", "kind"}], "over", "winners": [seats],
+  "hotseat", "stopped": text | null, "notes": [text]}``: the position as ``seat`` may
+  see it (null: a spectator, the public view). ``table``: the variables players see,
+  each under its label (`interpreter.view.shown`, the terminal's lines). ``svg`` marks
+  places and visible pieces as click targets. ``options`` is empty unless this seat
+  must decide now; each also carries ``"involves": [{"place", "piece"?}]`` and
+  ``"places": [names]`` (what the option points at, for board clicks:
+  `interpreter.view.involvement`, a piece only when this seat may see it). ``version``
+  counts the decisions made so far. ``stopped`` says why the game cannot go on (the rules went
   wrong), else null. A hot-seat device shows the seat that confirmed it holds it while
   computers think, and the public view once the game is over.
   ``{"type": "pass", "seat": s, "version": n, "title"}`` (hot seat only): hand the

@@ -193,7 +193,7 @@
     renderNotes(msg.notes || []);
     renderStatus(msg);
     renderLog(msg.log || []);
-    renderTree(msg.view || {});
+    renderTree(msg.view || {}, msg.table || []);
     renderChoices();
   }
 
@@ -242,12 +242,18 @@
     log.scrollTop = log.scrollHeight;
   }
 
-  // The view as a readable tree: zones, variables, scores (the log has its own panel).
-  function renderTree(view) {
+  // The view as a readable tree: the variables players see, each under its label (the
+  // server's `table`: the same lines as the terminal's), then zones and scores. The
+  // view's raw variables (the rules' bookkeeping too) are left to tools; the log has
+  // its own panel.
+  function renderTree(view, table) {
     const open = new Set([...$("state").querySelectorAll("details[open]")].map((d) => d.dataset.path));
     const root = el("ul", { class: "tree-root" });
+    for (const line of table) {
+      root.append(el("li", { class: "shown" }, el("span", { class: "k" }, `${line.label}: `), String(line.text)));
+    }
     for (const [key, value] of Object.entries(view)) {
-      if (key === "log" || key === "prompt") continue;
+      if (key === "log" || key === "prompt" || key === "variables") continue;
       root.append(treeNode(key, value, key, open));
     }
     $("state").replaceChildren(root);
