@@ -78,3 +78,11 @@ def test_the_parts_of_a_ruleset_have_no_phrase_that_reads_like_code(game: str) -
     said = "\n".join(line for p in parts(load(game).tree) for line in words.lines(p))
     found = _bad_phrases(said)
     assert not found, "\n".join(found)
+
+
+def test_a_steps_own_name_is_never_read_as_a_direction_in_parts() -> None:
+    """`hand[s]` in a procedure whose parameter is `s`: the hand of s, not of "south"."""
+    words = PartWords(load_game("aquarius-rising"))
+    said = "\n".join(words.say(p) for p in parts(load("aquarius-rising").tree))
+    assert "hand of south" not in said and "‹south›" not in said
+    assert "onto the hand of s." in said

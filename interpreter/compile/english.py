@@ -407,8 +407,8 @@ class ExpressionEnglish:
         if op is not None and not right and isinstance(n.op, additive) and isinstance(
                 op, additive):
             return said  # (a plus b) minus c: a plus b minus c
-        if op is not None and not right and (type(n.op) is type(op) and isinstance(
-                op, ast.Mult) or isinstance(op, additive) and isinstance(n.op, ast.Mult)):
+        product = isinstance(n.op, ast.Mult)
+        if op is not None and not right and product and isinstance(op, (ast.Mult, *additive)):
             return said  # a times b plus c: read from the left, it needs no brackets
         if op is not None and right and isinstance(op, ast.Add) and isinstance(n.op, ast.Add):
             return said

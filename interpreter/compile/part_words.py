@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from interpreter.compile.english import Describer, describer_for, humanize
+from interpreter.compile.functions import DIRECTION_NAMES
 from interpreter.errors import Location
 from interpreter.load.located import Expr
 from interpreter.load.parts import CASES, CHOICE, CHOICES, STEP, STEPS, Part
@@ -49,6 +50,9 @@ class PartWords:
     def __init__(self, game: Game, describer: Describer | None = None) -> None:
         self.game = game
         self.d = describer or describer_for(game)
+        # As in the rulebook, a bare name is the rules' own (a step's `s` is a player it
+        # names, never "south"): directions are said where written as directions.
+        self.d.english.bound |= set(DIRECTION_NAMES)
         self.by_loc: dict[Location, Any] = {}
         rs = game.ruleset
         blocks = [rs.setup, rs.turn, *(p.do for p in rs.procedures),
