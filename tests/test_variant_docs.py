@@ -328,8 +328,8 @@ add:
         "Something to keep track of: **Big taken**:\n"
         "    - Large counters taken (in Counters: not described).\n"
         "    - Starts at 2 (in Counters: Starts at 0).",
-        "The term **left**: **the left** means the number of the pieces in the pile minus 1 "
-        "(in Counters: **the left** means the number of the pieces in the pile)."]
+        "The term **left**: **the left** means the number of pieces in the pile minus 1 "
+        "(in Counters: **the left** means the number of pieces in the pile)."]
 
 
 def test_procedures_and_triggers(tmp_path: Path) -> None:
@@ -489,10 +489,10 @@ budgets: {turns_per_game: 500}
         "in seat order.\n"
         "    - In Counters: Player 1 takes the first turn; then turns go round the table in "
         "seat order.",
-        "**The score**: A player's score is the takes of the player times 2 (in Counters: A "
-        "player's score is the takes of the player).",
+        "**The score**: A player's score is their takes times 2 (in Counters: A "
+        "player's score is their takes).",
         "**The ranking**: When the game ends without named winners, the player with the "
-        "highest takes of the player wins; ties are broken by the highest big taken. Players "
+        "most takes wins; if tied, the player with the highest big taken wins. Players "
         "still equal share the win (a draw).\n"
         "    - In Counters: When the game ends without named winners, the player with the "
         "highest big taken wins. Players still equal share the win (a draw).",

@@ -53,6 +53,16 @@ _ADJECTIVE_ENDINGS = ("ed", "able", "ible", "ful", "less", "ous", "ive", "al", "
                       "ing", "est", "er")
 _ADJECTIVES = {"ok", "free", "open", "safe", "full", "legal", "valid", "alone", "same", "last",
                "first", "top", "bare", "clear", "done", "over", "out", "live", "dead"}
+_OWNERS = {"current", "chooser", "seat"}
+"""Names of a seat said by a fixed phrase ("the current player"), which can own things."""
+_DETERMINERS = ("the ", "their ", "its ", "a ", "an ", "that ", "those ")
+_HEAD_END = {"of", "in", "on", "at", "below", "above", "under", "over", "where", "that",
+             "which", "who", "whose", "with", "from", "to", "for", "by", "if", "such", "is",
+             "and", "or", "when", "as", "than", "the", "a", "an", "among", "they", "it",
+             "he", "she", "we", "you", "has", "have", "had", "are", "was", "were", "be",
+             "can", "may", "must", "will", "could", "would"}
+_SUPERLATIVES = {"highest", "lowest", "largest", "smallest", "most", "fewest", "greatest",
+                 "least", "longest", "shortest", "best", "worst", "biggest", "first", "last"}
 _IDENTIFIER = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w-])")
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
              "ninth", "tenth"]
@@ -86,12 +96,82 @@ def article(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
+_POSSESSOR = re.compile(r"^(?:the )?(?:(?!(?:the|of|in|on|at|to|from|by|for|with|and|or)\b)"
+                        r"[A-Za-z][\w-]* )*?[\w-]+’s ")
+"""A possessor that starts a phrase: `the current player’s `."""
+
+
+def head_noun(phrase: str) -> str | None:
+    """The noun a phrase is about: `the altitude of their goal element` → altitude,
+    `their goal element` → element, `the highest top of a panel` → top."""
+    words = _POSSESSOR.sub("", phrase, count=1)  # the current player’s beads: beads
+    if words == phrase:
+        for d in _DETERMINERS:
+            if words.startswith(d):
+                words = words[len(d):]
+                break
+        else:
+            return None
+    run: list[str] = []
+    for w in words.split():
+        if w in _HEAD_END or not re.fullmatch(r"[A-Za-z][A-Za-z-]*", w):
+            break
+        run.append(w)
+    if not run or run[-1] in _SUPERLATIVES:
+        return None
+    return run[-1]
+
+
+def is_plural(noun: str) -> bool:
+    return noun.endswith("s") and not noun.endswith(("ss", "us", "is"))
+
+
+def _referring(phrase: str) -> str | None:
+    """Words that refer back to a thing said in full: "that altitude", "those pips"."""
+    head = head_noun(phrase)
+    if head is None:
+        return None
+    return f"{'those' if is_plural(head) else 'that'} {head}"
+
+
+_BEST = {"size": ("largest", "smallest"), "length": ("longest", "shortest")}
+"""The superlatives a noun takes (the default: highest, lowest; a plural: most, fewest)."""
+
+
+def superlative_of(phrase: str, least: bool = False) -> str:
+    """`the number of pieces in X` → `the most pieces in X`; `their trios` → `the most
+    trios` (`the fewest` when `least`); `the altitude of Y` → `the highest altitude of Y`;
+    a phrase that is a superlative already is kept."""
+    words = phrase
+    if words.startswith("the number of "):
+        noun = words.removeprefix("the number of ").removeprefix("the ")
+        return f"the {'fewest' if least else 'most'} {noun}"
+    for d in ("the ", "their "):
+        if words.startswith(d):
+            words = words[len(d):]
+            break
+    rest = words.split()
+    if rest[:3] == ["size", "of", "the"] and len(rest) > 3 and rest[3] in _SUPERLATIVES \
+            and not least:
+        return " ".join(rest[2:])  # the size of the largest group: the largest group
+    first = words.split(" ", 1)[0]
+    if first in _SUPERLATIVES and not least:
+        return f"the {words}"
+    head = head_noun("the " + words)
+    if head is not None and is_plural(head):
+        best = "fewest" if least else "most"
+    else:
+        best = _BEST.get(head or "", ("highest", "lowest"))[least]
+    return f"the {best} {words}"
+
+
 def _is_adjective(word: str) -> bool:
     return word in _ADJECTIVES or word.endswith(_ADJECTIVE_ENDINGS)
 
 
-def definition_phrase(name: str, args: list[str]) -> str:
-    """How a call of a designer's definition reads: `is_cap(x)` → `x is a cap`."""
+def definition_phrase(name: str, args: list[str], owner: str | None = None) -> str:
+    """How a call of a designer's definition reads: `is_cap(x)` → `x is a cap`; with
+    the `owner` of its one argument (a seat), `trios(seat)` → `their trios`."""
     words = name.split("_")
     head, rest = words[0], humanize(" ".join(words[1:]))
     first = args[0] if args else "it"
@@ -108,6 +188,8 @@ def definition_phrase(name: str, args: list[str]) -> str:
         return f"the {phrase}"
     if words[-1] in _PREPOSITIONS:
         return f"the {phrase} {join_words(args)}"
+    if owner is not None and len(args) == 1:
+        return f"{owner} {phrase}"
     return f"the {phrase} of {join_words(args)}"
 
 
@@ -136,6 +218,12 @@ class ExpressionEnglish:
         self.emphasis = emphasis
         self.bound: set[str] = set()
         """Names bound by the comprehensions being said (a loop's `n` is not north)."""
+        self.subject: str | None = None
+        """The name the sentence is about (`seat` in "the player with the most trios"):
+        what it owns reads "their trios"."""
+        self.mentions: dict[str, str] | None = None
+        """While a paragraph is said (``paragraph``): what was said already, by its
+        expression, and the words that refer back to it ("that element")."""
 
     def text(self, source: str) -> str:
         try:
@@ -147,7 +235,49 @@ class ExpressionEnglish:
         method = getattr(self, "n_" + type(n).__name__, None)
         if method is None:
             return "a value"
-        return method(n)
+        if self.mentions is None or not isinstance(n, ast.Call | ast.Subscript):
+            return method(n)
+        key = ast.dump(n)
+        if key in self.mentions:
+            return self.mentions[key]
+        said = method(n)
+        back = _referring(said)
+        if back and self.subject is not None and any(
+                isinstance(x, ast.Name) and x.id == self.subject for x in ast.walk(n)):
+            self.mentions[key] = back
+        return said
+
+    @contextmanager
+    def about(self, subject: str) -> Iterator[None]:
+        """Say expressions whose subject is `subject` (a seat): what it owns is "theirs"."""
+        saved = self.subject
+        self.subject = subject
+        try:
+            yield
+        finally:
+            self.subject = saved
+
+    @contextmanager
+    def paragraph(self) -> Iterator[None]:
+        """Say several expressions as one paragraph: a thing said once is then referred
+        to ("that element") instead of being said in full again."""
+        saved = self.mentions
+        self.mentions = {}
+        try:
+            yield
+        finally:
+            self.mentions = saved
+
+    def owner(self, n: ast.AST) -> str | None:
+        """The possessive of a seat named by `n` ("their", "the current player’s"), or
+        None when `n` is not a seat said by a fixed phrase."""
+        if not isinstance(n, ast.Name) or n.id in self.bound:
+            return None
+        if n.id == self.subject:
+            return "their"
+        if n.id in _OWNERS and n.id not in self.glossary:
+            return _NAMES[n.id] + "’s"
+        return None
 
     def local(self, name: str) -> str:
         word = humanize(name)
@@ -229,7 +359,7 @@ class ExpressionEnglish:
         inner = self.node(n)
         if " " not in inner or isinstance(n, ast.Name):
             return f"not {inner}"
-        return f"it is not so that {inner}"
+        return f"it is not the case that {inner}"
 
     def _is_text(self, n: ast.AST) -> bool:
         if isinstance(n, ast.Constant) and isinstance(n.value, str):
@@ -262,14 +392,32 @@ class ExpressionEnglish:
             # "(the caps except a) and b", never "the caps except a and b".
             return join_words([f"({p})" if " except " in p else p for p in parts])
         word = _ARITH.get(type(n.op), "combined with")
-        said = f"{self._operand(n.left)} {word} {self._operand(n.right)}"
+        said = f"{self._operand(n.left, n.op)} {word} {self._operand(n.right, n.op, True)}"
         return f"{said}, rounded down" if isinstance(n.op, ast.FloorDiv) else said
 
-    def _operand(self, n: ast.AST) -> str:
+    def _operand(self, n: ast.AST, op: ast.operator | None = None, right: bool = False) -> str:
+        """An operand in words, bracketed unless the reading is plain: a sum's terms are
+        a chain ("a plus b minus c"), as is the left side of the same operation."""
         said = self.node(n)
-        return f"({said})" if isinstance(n, ast.BinOp | ast.IfExp) else said
+        if isinstance(n, ast.IfExp):
+            return f"({said})"
+        if not isinstance(n, ast.BinOp) or self._is_text(n) or self._is_list(n):
+            return said
+        additive = (ast.Add, ast.Sub)
+        if op is not None and not right and isinstance(n.op, additive) and isinstance(
+                op, additive):
+            return said  # (a plus b) minus c: a plus b minus c
+        product = isinstance(n.op, ast.Mult)
+        if op is not None and not right and product and isinstance(op, (ast.Mult, *additive)):
+            return said  # a times b plus c: read from the left, it needs no brackets
+        if op is not None and right and isinstance(op, ast.Add) and isinstance(n.op, ast.Add):
+            return said
+        return f"({said})"
 
     def n_Compare(self, n: ast.Compare) -> str:
+        empty = self._emptiness(n)
+        if empty is not None:
+            return empty
         parts = [self.node(n.left)]
         attribute = n.left.attr if isinstance(n.left, ast.Attribute) else None
         for op, right in zip(n.ops, n.comparators, strict=True):
@@ -283,8 +431,33 @@ class ExpressionEnglish:
                 continue
             named = isinstance(op, ast.Eq | ast.NotEq) and isinstance(right, ast.Constant)
             said = self.value(right.value, attribute) if named else self.node(right)
-            parts.append(f"{_COMPARE.get(type(op), 'compares to')} {said}")
+            verb = _COMPARE.get(type(op), "compares to")
+            if len(parts) == 1 and not isinstance(op, ast.In | ast.NotIn):
+                head = head_noun(parts[0])
+                if head is not None and is_plural(head):
+                    verb = "are" + verb.removeprefix("is")  # their trios are at least 3
+            parts.append(f"{verb} {said}")
         return ", which ".join([" ".join(parts[:2]), *parts[2:]])
+
+    def _emptiness(self, n: ast.Compare) -> str | None:
+        """`count(pieces(X)) == 0` → "X is empty"; `> 0` → "X is not empty"; the same
+        for `height(X)` and for a list compared with `[]`."""
+        if len(n.ops) != 1:
+            return None
+        op, right, left = n.ops[0], n.comparators[0], n.left
+        if isinstance(right, ast.List) and not right.elts and isinstance(op, ast.Eq | ast.NotEq):
+            return f"{self.node(left)} is {'not ' if isinstance(op, ast.NotEq) else ''}empty"
+        number = _number_written(right)
+        place = _counted_place(left)
+        if place is None or number not in (0, 1):
+            return None
+        none = (number == 0 and isinstance(op, ast.Eq | ast.LtE)) or (
+            number == 1 and isinstance(op, ast.Lt))
+        some = (number == 0 and isinstance(op, ast.NotEq | ast.Gt)) or (
+            number == 1 and isinstance(op, ast.GtE))
+        if not (none or some):
+            return None
+        return f"{self.node(place)} is {'empty' if none else 'not empty'}"
 
     def n_IfExp(self, n: ast.IfExp) -> str:
         return f"{self.node(n.body)} if {self.node(n.test)}, otherwise {self.node(n.orelse)}"
@@ -303,6 +476,13 @@ class ExpressionEnglish:
     def n_Subscript(self, n: ast.Subscript) -> str:
         base, index = n.value, n.slice
         if isinstance(base, ast.Name) and base.id in self.seat_indexed:
+            whose = self.owner(index)
+            seat = _number_written(index)
+            if whose is None and seat is not None and seat > 0 and not isinstance(
+                    self.glossary.get(base.id), Phrase):
+                whose = f"Player {seat}’s"  # beads[2]: Player 2’s beads
+            if whose is not None:
+                return f"{whose} {self.node(base).removeprefix('the ')}"
             return f"{self.node(base)} of {self.node(index)}"
         if (isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub)
                 and isinstance(index.operand, ast.Constant)
@@ -317,21 +497,53 @@ class ExpressionEnglish:
             return f"the {which} item of {self.node(base)}"
         if isinstance(base, ast.Name) and "{}" in self.glossary.get(base.id, ""):
             return fill(self.glossary[base.id], [self.node(index)])
-        if isinstance(index, ast.Name):
+        if isinstance(base, ast.List | ast.Tuple) and 1 < len(base.elts) <= len(_ORDINALS):
+            # A table of values: "0, 1, 3 or 6 as the plant types of s is 0, 1, 2 or 3".
+            values = join_words([self.node(v) for v in base.elts], "or")
+            keys = join_words([str(k) for k in range(len(base.elts))], "or")
+            return f"{values} as {self.node(index)} is {keys}"
+        if isinstance(index, ast.Name) and not self._is_list(base) and not isinstance(
+                base, ast.Call):
             said = self.node(base)
             if isinstance(base, ast.Name) and not said.startswith("the "):
                 return f"the {said} of {self.node(index)}"
             return f"{said} at {self.node(index)}"
-        return f"item number {self._operand(index)} of {self.node(base)}, counting from 0"
+        said = self.node(base)
+        if not isinstance(index, ast.Name | ast.BinOp | ast.UnaryOp):
+            # A position worked out by a phrase of its own reads better after the list.
+            return f"the item of {said} at position {self.node(index)}, counting from 0"
+        item = " of " if said.startswith("the ") else " item of "
+        return f"the {self._position(index)}-th{item}{said}"
+
+    def _position(self, index: ast.expr) -> str:
+        """Where item number `index` (counted from 0) stands, counted from 1, the
+        arithmetic done where it can be: `s - 1` → s, `i + 1` → (i plus 2)."""
+        if isinstance(index, ast.BinOp) and isinstance(index.op, ast.Add | ast.Sub):
+            c = _number_written(index.right)
+            if c is not None:
+                c = c + 1 if isinstance(index.op, ast.Add) else 1 - c
+                if c == 0:
+                    said = self._operand(index.left, ast.Sub())
+                    return said if " " not in said else f"({said})"
+                word = "plus" if c > 0 else "minus"
+                return f"({self._operand(index.left, ast.Sub())} {word} {abs(c)})"
+            c = _number_written(index.left)
+            if c is not None and isinstance(index.op, ast.Sub):
+                return f"({c + 1} minus {self._operand(index.right, ast.Sub(), True)})"
+        said = self.node(index)
+        return f"({said} plus 1)"
 
     def n_Call(self, n: ast.Call) -> str:
         name = n.func.id if isinstance(n.func, ast.Name) else "?"
-        args = [self._operand(a) if len(n.args) > 1 else self.node(a) for a in n.args]
         phrase = self.glossary.get(name)
+        # In a designer's words (a Phrase) an argument's sum keeps its brackets too.
+        args = [self._operand(a) if len(n.args) > 1 or isinstance(phrase, Phrase)
+                else self.node(a) for a in n.args]
+        owners = {i: w for i, a in enumerate(n.args) if (w := self.owner(a)) is not None}
         if isinstance(phrase, Phrase):
-            return phrase.fill(args)
+            return phrase.fill(args, owners)
         if name in self.definitions:
-            return definition_phrase(name, args)
+            return definition_phrase(name, args, owners.get(0))
         fn = FUNCTIONS.get(name)
         if fn is None:
             return definition_phrase(name, args)
@@ -358,16 +570,58 @@ class ExpressionEnglish:
         if name == "repeat" and len(args) == 2:
             return (f"{args[1]} {args[0]}" if isinstance(n.args[0], ast.Constant | ast.Name)
                     else f"{args[1]} copies of {args[0]}")
-        if name == "range" and len(args) == 1:
-            return f"the numbers from 0 to {args[0]} minus 1"
-        if name == "range" and len(args) == 2:
-            return f"the numbers from {args[0]} to {args[1]} minus 1"
+        if name == "range" and len(n.args) in (1, 2):
+            return self._range(n.args)
+        if name in ("count", "len") and len(args) == 1:
+            counted = args[0]
+            head = head_noun(counted) if counted.startswith("the ") else None
+            if (head is not None and is_plural(head)) or (
+                    counted.startswith("the ") and self._is_filter_of(n.args[0])):
+                counted = counted.removeprefix("the ")  # the number of pieces in X
+            return f"the number of {counted}"
+        if name == "reversed" and len(n.args) == 1 and isinstance(n.args[0], ast.Call) and (
+                isinstance(n.args[0].func, ast.Name) and n.args[0].func.id == "sorted"
+                and len(n.args[0].args) == 1):
+            return f"{self.node(n.args[0].args[0])} from largest to smallest"
+        if name == "sorted" and len(args) == 1:
+            return f"{args[0]} from smallest to largest"
         if name in ("min", "max") and len(args) > 1:
             return f"the {'least' if name == 'min' else 'greatest'} of {join_words(args)}"
         if name in ("join",):
             return args[0]
         padded = args + [""] * (3 - len(args))
         return fill(fn.english, padded).replace("  ", " ").strip()
+
+    def _range(self, bounds: list[ast.expr]) -> str:
+        """`range(n)`: "the numbers from 0 to n minus 1", with the arithmetic done where
+        it can be: `range(3)` → "0, 1 and 2", `range(n + 1)` → "from 0 to n"."""
+        lo = bounds[0] if len(bounds) == 2 else ast.Constant(0)
+        hi = bounds[-1]
+        a, b = _number_written(lo), _number_written(hi)
+        if a is not None and b is not None:
+            numbers = [str(k) for k in range(a, b)]
+            if not numbers:
+                return "no numbers"
+            if len(numbers) <= 4:
+                return f"the {'number' if len(numbers) == 1 else 'numbers'} " + join_words(
+                    numbers)
+            return f"the numbers from {a} to {b - 1}"
+        return f"the numbers from {self.node(lo)} to {self._less_one(hi)}"
+
+    def _less_one(self, n: ast.expr) -> str:
+        """`n - 1` in words, the arithmetic done where it can be (`x + 1` → x)."""
+        k = _number_written(n)
+        if k is not None:
+            return str(k - 1)
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add | ast.Sub):
+            c = _number_written(n.right)
+            if c is not None:
+                c = c - 1 if isinstance(n.op, ast.Add) else -c - 1
+                if c == 0:
+                    return self._operand(n.left, ast.Sub())
+                word = "plus" if c > 0 else "minus"
+                return f"{self._operand(n.left, ast.Sub())} {word} {abs(c)}"
+        return f"{self._operand(n, ast.Sub())} minus 1"
 
     def _loop(self, g: ast.comprehension, with_article: bool = True) -> str:
         """`x in list if cond` as words: `the pieces *p* in the stash such that …`."""
@@ -382,6 +636,10 @@ class ExpressionEnglish:
         if g.ifs:
             clause += " such that " + join_words([self.node(c) for c in g.ifs])
         return clause
+
+    def _is_filter_of(self, n: ast.AST) -> bool:
+        """Whether `n` is `[x for x in X if …]` (said "the pieces *x* in X such that …")."""
+        return isinstance(n, ast.GeneratorExp | ast.ListComp) and self._is_filter(n)
 
     def _is_filter(self, n: ast.GeneratorExp | ast.ListComp) -> bool:
         return (len(n.generators) == 1 and isinstance(n.elt, ast.Name)
@@ -416,7 +674,8 @@ class ExpressionEnglish:
     def quantified(self, n: ast.GeneratorExp | ast.ListComp, every: bool) -> str:
         """`all(x for …)` / `any(x for …)` as `for all …, x` / `for at least one of …, x`."""
         loops = [self._loop(g) for g in n.generators]
-        lead = "for all " if every else "for at least one of "
+        lead = "for all " if every else (
+            "for at least one of " if loops[0].startswith("the ") else "for at least one ")
         joiner = ", and all " if every else ", and one of "
         return f"{lead}{joiner.join(loops)}, {self.node(n.elt)}"
 
@@ -536,6 +795,47 @@ class Describer:
         """A whole block at the top level (no indent for its own effects)."""
         return [line[len(self.indent):] for line in self.block(effects)]
 
+    def ranking(self, keys: list[Expr], subject: str = "seat") -> str:
+        """The ranking as one sentence: the first key says who wins, each next one breaks
+        the ties the keys before it leave ("…; if tied, the player with the fewest beads
+        wins; if still tied, …"). The keys are said about the player being ranked, as one
+        paragraph (their trios; that element)."""
+        e = self.english
+        clauses = []
+        with e.about(subject), e.paragraph():
+            for i, k in enumerate(keys):
+                who = f"the player with {self.superlative(k)} wins"
+                clauses.append(who if i == 0 else ("if tied, " if i == 1
+                                                   else "if still tied, ") + who)
+        return ("When the game ends without named winners, " + "; ".join(clauses)
+                + ". Players still equal share the win (a draw).")
+
+    def superlative(self, key: Expr, subject: str = "seat") -> str:
+        """The best value of a ranking key: `trios(seat)` → "the most trios", `-beads[seat]`
+        → "the fewest beads", `altitude(…)` → "the highest altitude of …"."""
+        with self.english.about(subject):
+            return self._superlative(key)
+
+    def _superlative(self, key: Expr) -> str:
+        try:
+            tree = parse(key.text)
+        except ExpressionError:
+            return f"the highest {humanize(key.text)}"
+        least = False
+        while isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.USub | ast.UAdd):
+            least ^= isinstance(tree.op, ast.USub)
+            tree = tree.operand
+        said = self.english.node(tree)
+        return superlative_of(said, least)
+
+    def scoring(self, score: Expr, subject: str = "seat") -> str:
+        """What a player's score is, said about the player ("their stars")."""
+        with self.english.about(subject):
+            said = self.english.text(score.text)
+        if said == "their score":
+            return "Each player has a score."
+        return f"A player's score is {said}."
+
     def option_head(self, o: OptionDef) -> str:
         head = humanize(o.id).capitalize()
         if o.for_:
@@ -583,12 +883,55 @@ class Phrase(str):
 
     parts: tuple[str | int, ...]
 
-    def fill(self, args: list[str]) -> str:
-        return "".join(p if isinstance(p, str) else (args[p] if p < len(args) else "")
-                       for p in self.parts)
+    def fill(self, args: list[str], owners: Mapping[int, str] | None = None) -> str:
+        """The words with the arguments' words in their places. An argument that owns
+        what the words before it name (`owners`: "their") says so ("the goal element of
+        {s}" → "their goal element"); a long argument said a second time is "it"."""
+        out: list[str] = []
+        said: set[int] = set()
+        for p in self.parts:
+            if isinstance(p, str):
+                out.append(p)
+                continue
+            arg = args[p] if p < len(args) else ""
+            whose = (owners or {}).get(p)
+            m = _OWNED.search(out[-1]) if whose and out else None
+            if m:
+                out[-1] = out[-1][:m.start()] + f"{whose} {m.group(1)}"
+                said.add(p)
+                continue
+            if p in said and _refers_as_it(arg):
+                arg = "it"
+            elif whose == "their":
+                arg = "they"  # the subject of the sentence, acting: "they have won"
+            said.add(p)
+            out.append(arg)
+        return _agree("".join(out))
 
 
-def _numbered_phrase(says: str, params: list[str]) -> Phrase:
+_WORD = (r"(?!(?:the|of|a|an|and|or|in|on|at|to|from|by|for|with|where|which|that)\b)"
+         r"[A-Za-z][\w-]*")
+_OWNED = re.compile(rf"\bthe ({_WORD}(?: {_WORD})*) of $")
+"""The end of a phrase's words that an argument after them owns: `the goal element of `."""
+
+
+_THEY = re.compile(r"\bthey (has|is|was|does)\b")
+_PLURAL_VERBS = {"has": "have", "is": "are", "was": "were", "does": "do"}
+
+
+def _agree(words: str) -> str:
+    """A verb after "they" in the plural ("they has won" → "they have won")."""
+    return _THEY.sub(lambda m: f"they {_PLURAL_VERBS[m.group(1)]}", words)
+
+
+def _refers_as_it(words: str) -> bool:
+    """Whether a thing said again in the same phrase reads better as "it" (a long noun
+    phrase about one thing, not a name or a number)."""
+    head = head_noun(words)
+    return head is not None and not is_plural(head) and len(words.split()) > 2
+
+
+def numbered_phrase(says: str, params: list[str]) -> Phrase:
     """'{c} is in the stash' with params [c] → a Phrase that puts the first argument's
     words where {c} was."""
     parts: list[str | int] = []
@@ -616,15 +959,9 @@ def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) 
     glossary: dict[str, str] = {}
     seat_indexed: set[str] = set()
     for z in game.zones.values():
-        label = z.label
-        phrase = label[0].lower() + label[1:] if label.lower().startswith("the ") else (
-            f"the {label[0].lower() + label[1:]}" + (" pile" if z.kind == "pile" else ""))
         if z.per_seat:
             seat_indexed.add(z.id)
-            if not label.lower().startswith("the "):
-                phrase = f"the {label[0].lower() + label[1:]}" + (
-                    " pile" if z.kind == "pile" else "")
-        glossary[z.id] = phrase
+        glossary[z.id] = zone_phrase(z.label, z.kind)
     for o in rs.options:
         glossary[o.id] = (f"{o.label} is on" if o.type == "bool"
                           else f"the {o.label[0].lower() + o.label[1:]}")
@@ -641,7 +978,7 @@ def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) 
             definitions[m.group(1)] = plist
             if isinstance(written, Definition):
                 # The designer's words, as a phrase the expression English fills in.
-                glossary[m.group(1)] = _numbered_phrase(written.says, plist)
+                glossary[m.group(1)] = numbered_phrase(written.says, plist)
     value_names: dict[Any, str] = {}
     for a in rs.pieces.attributes.values():
         for v in a.values:
@@ -650,6 +987,48 @@ def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) 
     attribute_names = {attr: dict(a.names) for attr, a in rs.pieces.attributes.items()}
     return cls(glossary, value_names, attribute_names=attribute_names,
                definitions=definitions, seat_indexed=seat_indexed, **options)
+
+
+_PARTICIPLES = {"set", "put", "laid", "kept", "shown", "taken", "won", "done", "held", "left",
+                "cast", "dealt", "drawn", "thrown", "aside", "away", "out", "off", "up",
+                "down", "over", "apart", "spent", "lost", "used"}
+
+
+def zone_phrase(label: str, kind: str) -> str:
+    """A place's label inside a sentence: `The pet shop` → the pet shop, `Breeding tank`
+    → the breeding tank, `A pile being made` → the pile being made; a pile whose label is
+    only an adjective gets the noun (`Captured` → the captured pile). A label that names
+    something (`Feeding Time! cards`) keeps its capitals."""
+    words = label.split()
+    articled = bool(words) and words[0].lower() in ("the", "a", "an")
+    if articled:
+        words = words[1:]  # after an article, the label's words keep their capitals
+    if not words:
+        return "the " + label
+    if not articled and words[0][1:].islower() and (len(words) == 1 or words[1][:1].islower()):
+        words[0] = words[0][:1].lower() + words[0][1:]
+    if kind == "pile" and all(_is_adjective(w.lower()) or w.lower() in _PARTICIPLES
+                              for w in words):
+        words.append("pile")
+    elif kind == "pile" and len(words) > 1 and words[0].lower() in _PARTICIPLES and (
+            words[1] in _PREPOSITIONS):
+        words.insert(0, "pile")  # Shown at the showdown: the pile shown at the showdown
+    return "the " + " ".join(words)
+
+
+def _counted_place(node: ast.AST) -> ast.AST | None:
+    """X when `node` counts the pieces of X (`count(pieces(X))`, `height(X)`)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or len(
+            node.args) != 1:
+        return None
+    arg = node.args[0]
+    if node.func.id == "height":
+        return arg
+    if (node.func.id in ("count", "len") and isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name) and arg.func.id == "pieces"
+            and len(arg.args) == 1):
+        return arg.args[0]
+    return None
 
 
 def _number_written(node: ast.expr) -> int | None:

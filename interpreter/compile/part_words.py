@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from interpreter.compile.english import Describer, describer_for, humanize
+from interpreter.compile.functions import DIRECTION_NAMES
 from interpreter.errors import Location
+from interpreter.load.located import Expr
 from interpreter.load.parts import CASES, CHOICE, CHOICES, STEP, STEPS, Part
 from interpreter.load.schema import Definition
 from interpreter.primitives import Choose, Primitive
@@ -48,6 +50,9 @@ class PartWords:
     def __init__(self, game: Game, describer: Describer | None = None) -> None:
         self.game = game
         self.d = describer or describer_for(game)
+        # As in the rulebook, a bare name is the rules' own (a step's `s` is a player it
+        # names, never "south"): directions are said where written as directions.
+        self.d.english.bound |= set(DIRECTION_NAMES)
         self.by_loc: dict[Location, Any] = {}
         rs = game.ruleset
         blocks = [rs.setup, rs.turn, *(p.do for p in rs.procedures),
@@ -105,11 +110,12 @@ class PartWords:
         node, rs = part.node, self.game.ruleset
         name = part.address.split(".", 1)[1] if "." in part.address else part.address
         if part.kind == "ranking key":
-            return f"rank by {self.d.english.text(str(node))}"
+            return f"rank by {self.d.superlative(Expr(str(node)))}"
         if part.kind == "definition":
             body = rs.define.get(str(part.key))
             if isinstance(body, Definition):
-                return f"{humanize(name)}: " + re.sub(r"\{(\w+)\}", r"\1", body.says)
+                # A parameter marked as the words that change ("a ‹a› card", not "a a card").
+                return f"{humanize(name)}: " + re.sub(r"\{(\w+)\}", r"‹\1›", body.says)
             return f"{humanize(name)}: {self.d.english.text(str(node))}"
         if not isinstance(node, dict):
             return None

@@ -591,17 +591,10 @@ def _ranking(game: Game, d: Describer) -> tuple[str | None, str | None]:
     rs = game.ruleset
     ranking = None
     if rs.rank:
-        keys = [d.english.text(k.text) for k in rs.rank]
-        first, rest = keys[0], keys[1:]
-        ranking = (f"When the game ends without named winners, the player with the highest "
-                   f"{_key(first)} wins")
-        if rest:
-            ranking += "; ties are broken by the highest " + ", then ".join(
-                _key(k) for k in rest)
-        ranking += ". Players still equal share the win (a draw)."
+        ranking = d.ranking(rs.rank)
     scoring = None
     if rs.scores is not None:
-        scoring = sentence(f"a player's score is {d.english.text(rs.scores.text)}")
+        scoring = d.scoring(rs.scores)
     return ranking, scoring
 
 
