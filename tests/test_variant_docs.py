@@ -267,18 +267,18 @@ remove:
   sets: [counters]
 """)
     english(p)
-    assert p.added == ["Components: 3 Chips (colour blue) — **3 pieces**, starting in *Box*."]
+    assert p.added == ["Components: 3 Chips (blue) — **3 pieces**, starting in *Box*."]
     assert p.removed == ["Components: Counters: 6 pieces, one of each colour (red, blue) "
                          "in each size (small, medium, large), starting in *The pile*."]
     # 3 chips and 5 tokens are as many pieces as the 6 counters and 2 tokens: no total
-    assert p.changed == ["Components: 5 Tokens (colour red) — **5 pieces**, starting in "
-                         "*Box* (in Counters: 2 Tokens (colour red) — **2 pieces**, starting "
+    assert p.changed == ["Components: 5 Tokens (red) — **5 pieces**, starting in "
+                         "*Box* (in Counters: 2 Tokens (red) — **2 pieces**, starting "
                          "in *Box*)."]
     q = page_of(tmp_path, "change:\n  sets:\n    tokens: {count: spare_rule * 3}\n")
     assert q.changed == [
         "Components:\n"
-        "    - 6 Tokens (colour red) — **6 pieces** with the default options, starting in "
-        "*Box* (in Counters: 2 Tokens (colour red) — **2 pieces**, starting in *Box*).\n"
+        "    - 6 Tokens (red) — **6 pieces** with the default options, starting in "
+        "*Box* (in Counters: 2 Tokens (red) — **2 pieces**, starting in *Box*).\n"
         "    - Number of Tokens: the spare rule times 3 (in Counters: a fixed number).",
         "Components in all: 12 pieces (in Counters: 8), with the default options and the "
         "fewest players."]

@@ -41,6 +41,18 @@ def bookkeeping_variables(game: Game) -> set[str]:
     return {v.id for v in game.ruleset.variables if v.id not in shown}
 
 
+def off_table_zones(game: Game) -> set[str]:
+    """Places the players never see on the table (`on_table: false`: the box, a pile
+    used only while setting up): the players' layer names none of them."""
+    return {z.id for z in game.ruleset.zones if not z.on_table}
+
+
+def unseen_names(game: Game) -> set[str]:
+    """Every name the players' layer leaves to the exact rules: bookkeeping variables
+    (as `bookkeeping_variables` decides) and places off the table."""
+    return bookkeeping_variables(game) | off_table_zones(game)
+
+
 def mentions(value: Any, names: set[str]) -> bool:
     """Whether an expression, template or name (or a list/dict of them) uses any name."""
     if not names or value is None:
@@ -97,8 +109,12 @@ class PlayerRules:
     def __init__(self, game: Game, describer: Any) -> None:
         self.game = game
         self.d = describer
-        self.hidden = bookkeeping_variables(game)
+        self.hidden = unseen_names(game)
+        self.off_table = off_table_zones(game)
+        self.on_table = {z.id for z in game.ruleset.zones} - self.off_table
         self.left_out = 0
+        self.called: list[str] = []
+        """Procedures this layer points to ("see … below"), in order."""
 
     # -- blocks ------------------------------------------------------------------------
 
@@ -111,13 +127,13 @@ class PlayerRules:
 
     def effect(self, e: Primitive, depth: int) -> list[str]:
         pad = self.d.indent * depth
-        if isinstance(e, Let | Say):
-            return []
+        if isinstance(e, Let | Say) or (isinstance(e, Set | Add) and self._is_hidden(e)):
+            return []  # bookkeeping, even where the designer put it in words
         if e.text:
             return [f"{pad}- {md_escape(e.text)}", *self._decisions_under(e, depth + 1)]
-        if isinstance(e, Set | Add) and (self._is_hidden(e)):
-            return []
         if isinstance(e, Call):
+            if e.call.text not in self.called:
+                self.called.append(e.call.text)
             name = humanize(e.call.text).capitalize()
             return [f"{pad}- {name} (see “{name}” below)."]
         if isinstance(e, Choose):
@@ -125,8 +141,11 @@ class PlayerRules:
         children = e.children()
         if children and any(children):
             return self._compound(e, depth)
+        fields = own_fields(e)
+        if mentions(fields, self.off_table) and not mentions(fields, self.on_table):
+            return []  # done off the table only (a pile used while setting up)
         said = [humanize_text(line) for line in e.english(self.d)]
-        if any(reads_poorly(line) for line in said) or mentions(own_fields(e), self.hidden):
+        if any(reads_poorly(line) for line in said) or mentions(fields, self.hidden):
             self.left_out += 1
             return []
         return [f"{pad}- {said[0]}", *(pad + self.d.indent + "- " + s for s in said[1:])]
@@ -197,13 +216,15 @@ class PlayerRules:
 
     def _decisions_under(self, e: Primitive, depth: int) -> list[str]:
         """The options of the decisions inside an effect the designer summed up in words:
-        a player still needs the list of what they may choose."""
+        a player still needs the list of what they may choose, where the designer said
+        what each option does (an option's bare name, "Keep.", adds nothing to the
+        summary)."""
         out: list[str] = []
         pad = self.d.indent * depth
         for block in e.children():
             for child in block:
                 if isinstance(child, Choose) and not child.text:
-                    out += [f"{pad}- {self.option(o)}" for o in child.options]
+                    out += [f"{pad}- {self.option(o)}" for o in child.options if o.text]
                 elif not child.text:
                     out += self._decisions_under(child, depth)
         return out
@@ -225,5 +246,5 @@ class _Probe:
         return getattr(self._d, name)
 
 
-__all__ = ["LEFT_OUT", "PlayerRules", "bookkeeping_variables", "mentions", "own_fields",
-           "reads_poorly", "template_exprs"]
+__all__ = ["LEFT_OUT", "PlayerRules", "bookkeeping_variables", "mentions", "off_table_zones",
+           "own_fields", "reads_poorly", "template_exprs", "unseen_names"]

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any
 
 from interpreter.compile.english import (
@@ -35,17 +37,21 @@ from interpreter.docs.players import (
     LEFT_OUT,
     PlayerRules,
     bookkeeping_variables,
+    mentions,
     own_fields,
+    reads_poorly,
     template_exprs,
+    unseen_names,
 )
 from interpreter.docs.text import Md, as_markdown, md_escape
 from interpreter.errors import TabletopError
 from interpreter.load.data_values import data_text, frozen_value
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.located import Expr, Template
-from interpreter.load.schema import OptionDecl, definition_bodies
+from interpreter.load.schema import Definition, OptionDecl, definition_bodies
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
+from interpreter.primitives.ending import EndGame
 from interpreter.run.game import Game
 
 _VISIBILITY = {"everyone": "everyone", "owner": "only its owner", "nobody": "nobody"}
@@ -225,6 +231,10 @@ class PlayerLayer:
     variables: list[dict[str, Any]]
     setup_left_out: bool
     turn_left_out: bool
+    end: list[str] = field(default_factory=list)
+    """Every way the game ends, each saying who then wins."""
+    scoring: list[str] = field(default_factory=list)
+    """What the score's and the ranking's terms mean."""
     left_out_note: str = LEFT_OUT
 
 
@@ -249,17 +259,40 @@ def _value_list(game: Game, attr: str, values: list[Any]) -> str:
     return ", ".join(md_escape(names.get(v, v)) for v in values)
 
 
-def _each_phrase(game: Game, each: dict[str, list[Any]], copies: int = 1) -> str:
+def _each_phrase(game: Game, each: dict[str, list[Any]], copies: int = 1,
+                 label: str = "", lead: bool = False) -> str:
+    """What a set's pieces are, in words: what varies (`one of each colour (red, …)`),
+    then what every piece shares, leaving out what the set's label already says."""
     varying = [(a, v) for a, v in each.items() if len(v) > 1]
-    fixed = [(a, v[0]) for a, v in each.items() if len(v) == 1]
+    fixed = [said for a, v in each.items() if len(v) == 1
+             for said in [_fixed_value(game, a, v[0])]
+             if not re.search(rf"(?<!\w){re.escape(said)}(?!\w)", label, re.IGNORECASE)]
     parts = []
     if varying:
         parts.append(f"{'one' if copies == 1 else copies} of each " + " in each ".join(
             f"{attribute_noun(a)} ({_value_list(game, a, v)})" for a, v in varying))
     if fixed:
-        said = ", ".join(f"{humanize(a)} {_value_list(game, a, [v])}" for a, v in fixed)
-        parts.append(("all with " if varying else "") + said)
+        if (varying or lead) and not fixed[0][:1].isdigit():
+            first, *rest = fixed
+            parts.append(", ".join([f"all {plural(first, 2)}", *rest]))
+        else:
+            parts.append(("all with " if varying or lead else "") + ", ".join(fixed))
     return "; ".join(parts)
+
+
+def _fixed_value(game: Game, attr: str, value: Any) -> str:
+    """A value every piece of a set shares: its name where it says what it is (`size 1`,
+    `2★`, `fish`), with the attribute's noun before a bare number (`value 3`)."""
+    said = _value_list(game, attr, [value])
+    return f"{humanize(attr)} {said}" if said.replace(".", "").isdigit() else said
+
+
+def _cell(game: Game, attr: str, value: Any) -> str:
+    """A table cell under the attribute's column: its name without the column's noun
+    (`1`, not `size 1`, under Size)."""
+    said = _value_list(game, attr, [value])
+    noun = humanize(attr) + " "
+    return said[len(noun):] if said.lower().startswith(noun.lower()) else said
 
 
 def _count_english(game: Game, d: Describer, count: Expr) -> str:
@@ -371,7 +404,8 @@ def _components(game: Game, d: Describer) -> tuple[list[dict[str, Any]], int, st
             if depends else None,
             "each": _each_phrase(game, {a: list(v) for a, v in ps.each.items()}),
             "pieces": n,
-            "start": _place_phrase(game, ps.start.text, ps.seat),
+            "start": (_place_phrase(game, ps.start.text, ps.seat)
+                      if game.zones[ps.start.text].on_table else None),
             "summary": _set_summary(game, ps, label, copies, n, depends),
             "table": _table(game, ps, label),
         })
@@ -421,12 +455,21 @@ def _table(game: Game, ps: Any, label: str) -> dict[str, Any] | None:
         "title": label,
         "columns": ["Copies", *(humanize(a).capitalize() for a in order)],
         "rows": [[str(n), *("—" if v is None else md_escape(data_text(v))
-                            if isinstance(v, tuple) else _value_list(game, a, [v])
+                            if isinstance(v, tuple) else _cell(game, a, v)
                             for a, v in zip(order, key, strict=True))]
                  for key, n in counted.items()],
-        "per": _each_phrase(game, {a: list(v) for a, v in ps.each.items()}),
+        "per": _per_row(game, ps, label),
         "provisional": ps.provisional,
     }
+
+
+def _per_row(game: Game, ps: Any, label: str) -> str:
+    """What each row of a set's table stands for: `for one of each colour (…)`, or what
+    all its pieces share (`all with size 1, value 3`)."""
+    varies = any(len(v) > 1 for v in ps.each.values())
+    said = _each_phrase(game, {a: list(v) for a, v in ps.each.items()}, label=label,
+                        lead=not varies)
+    return f"for {said}" if varies and said else said
 
 
 def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: bool) -> str:
@@ -438,15 +481,18 @@ def _set_summary(game: Game, ps: Any, label: str, copies: int, n: int, depends: 
     pieces = f"{n} piece{'s' if n != 1 else ''}" + (" with the default options"
                                                    if depends else "")
     if ps.table:
-        per = f", for {_each_phrase(game, each)}" if each else ""
+        said = _per_row(game, ps, label)
+        per = f", {said}" if said else ""
         mark = " (provisional)" if ps.provisional else ""
         sets = f"{copies}{star} × " if copies != 1 else ""
         return (f"{sets}{plural(label, 2)}: one for each row of their table below"
                 f"{mark}{per} — {pieces}")
     if any(len(v) > 1 for v in each.values()):
         return (f"{plural(label, 2)}: {pieces}, "
-                f"{_each_phrase(game, each, copies)}")
-    return f"{copies}{star} {plural(label, copies)} ({_each_phrase(game, each)}) — {pieces}"
+                f"{_each_phrase(game, each, copies, label)}")
+    said = _each_phrase(game, each, label=label)
+    return (f"{copies}{star} {plural(label, copies)}" + (f" ({said})" if said else "")
+            + f" — {pieces}")
 
 
 def hex_board_words(info: Any) -> str:
@@ -468,7 +514,12 @@ def _zones(game: Game, d: Describer) -> list[dict[str, Any]]:
     out = []
     for z in game.ruleset.zones:
         info = game.zones[z.id]
-        if info.kind == "grid":
+        if info.kind == "grid" and info.reach is not None:
+            shape = ("an open table with no edge the game reaches, in squares named x,y: "
+                     "0,0 in the centre, x counting squares to the east (negative to the "
+                     "west), y to the north (negative to the south); each square holds a "
+                     "stack of pieces")
+        elif info.kind == "grid":
             last = f"{chr(96 + info.cols)}{info.rows}"
             shape = (f"a board of {info.rows} × {info.cols} squares, a1 to {last} (a1 is "
                      "bottom left; each square holds a stack of pieces)")
@@ -490,6 +541,7 @@ def _zones(game: Game, d: Describer) -> list[dict[str, Any]]:
         if seen and z.reveal_at_end:
             seen.append("everything is revealed when the game ends")
         out.append({"id": z.id, "label": md_escape(info.label), "shape": shape,
+                    "on_table": info.on_table,
                     "description": sentence(md_escape(z.description)) if z.description
                     else "",
                     "visibility": sentence("; ".join(seen)) if seen else "",
@@ -587,6 +639,103 @@ def _end_rules(game: Game, d: Describer) -> list[dict[str, str]]:
     return out
 
 
+_SAYS_WHO = re.compile(r"\b(wins?|won|winners?|draw|loses?|lost)\b", re.IGNORECASE)
+"""Words by which a designer's end text already says who wins."""
+
+
+def _player_end(game: Game, d: Describer) -> list[str]:
+    """Every way the game ends, each with who then wins, in the players' words: the end
+    rules checked after each turn, then the rules' own `end_game` steps."""
+    out = []
+    ends = set()
+    for rule in game.ruleset.end:
+        said = sentence(md_escape(rule.text) if rule.text else _id_words(rule.id))
+        ends.add(said.lower())
+        out.append(_with_winners(game, d, said, rule.winners))
+    for where, block in _sections(game):
+        for node, _ in _walk(block, where):
+            if isinstance(node, EndGame):
+                if sentence(md_escape(d.text(node.end_game))).lower() in ends:
+                    continue  # an end rule, also checked at once where it can happen
+                if node.text:
+                    said = sentence(md_escape(node.text))
+                else:
+                    reason = d.text(node.end_game).rstrip(".")
+                    if reason[1:2].islower() or reason[1:2] == " ":
+                        reason = reason[:1].lower() + reason[1:]
+                    said = f"The game ends when {reason}."
+                line = _with_winners(game, d, said, node.winners)
+                if not reads_poorly(line) and line not in out:
+                    out.append(line)
+    return out
+
+
+def _with_winners(game: Game, d: Describer, said: str, winners: Expr | None) -> str:
+    """An end in words, with who wins then unless the words already say it."""
+    if _SAYS_WHO.search(said):
+        return said
+    if not re.search(r"\bends?\b", said, re.IGNORECASE):
+        said = f"The game ends when {said[:1].lower()}{said[1:]}"  # a condition alone
+    if winners is None:
+        who = ("the scoring below decides who wins" if game.ruleset.rank
+               or game.ruleset.scores is not None else "the game is a draw")
+    elif winners.text.strip().replace(" ", "") == "[]":
+        who = "the game is a draw"
+    else:
+        names = d.expr(winners)
+        if reads_poorly(names) or mentions(winners, unseen_names(game)):
+            return said
+        verb = "win" if " and " in names or names.endswith("players") else "wins"
+        who = f"{names} {verb}"
+    return f"{said} {who[:1].upper()}{who[1:]}."
+
+
+def _score_terms(game: Game, d: Describer) -> list[str]:
+    """What each term the score and the ranking use means, so the players' layer says
+    the whole scoring: the designer's `text` for it; else, for a term without
+    parameters, its meaning in English where that reads as a player would say it (a
+    term the designer gave words to (`says`) stands as they wrote it)."""
+    rs = game.ruleset
+    written = {(m.group(1) if (m := _DEF_KEY.match(k)) else k): (k, v)
+               for k, v in rs.define.items()}
+    out: list[str] = []
+    for name in _terms_used([*([rs.scores] if rs.scores is not None else []), *rs.rank],
+                            set(written)):
+        key, definition = written[name]
+        if isinstance(definition, Definition):
+            if definition.text:
+                out.append(sentence(md_escape(" ".join(definition.text.split()))))
+            continue
+        line = _glossary_line(game, d, key, definition_bodies(rs)[key])
+        if line is not None and not reads_poorly(line) and not mentions(
+                definition, unseen_names(game)):
+            out.append(line)
+    return list(dict.fromkeys(out))
+
+
+def _terms_used(exprs: list[Expr], terms: set[str]) -> list[str]:
+    """The defined terms these expressions use at their top level (not those inside a
+    term's arguments, which the term's own words cover), in order."""
+    found: list[str] = []
+
+    def visit(node: ast.AST) -> None:
+        name = (node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                else node.id if isinstance(node, ast.Name) else None)
+        if name in terms:
+            if name not in found:
+                found.append(name)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for expr in exprs:
+        try:
+            visit(parse(expr.text))
+        except ExpressionError:
+            continue
+    return found
+
+
 def _ranking(game: Game, d: Describer) -> tuple[str | None, str | None]:
     rs = game.ruleset
     ranking = None
@@ -637,7 +786,7 @@ def _facts(game: Game) -> dict[str, str]:
                                     else f"{label}: {copies} ({n} pieces)")
     facts["pieces"] = f"in all: {_total_text(game)}"
     for z in game.zones.values():
-        if z.kind == "grid":
+        if z.kind == "grid" and z.reach is None:
             facts[f"zone:{z.id}"] = f"{md_escape(z.label)}: {z.rows} × {z.cols} squares"
         elif z.kind == "hex":
             facts[f"zone:{z.id}"] = (f"{md_escape(z.label)}: {z.rows} × {z.cols} hexes"
@@ -651,9 +800,11 @@ def _facts(game: Game) -> dict[str, str]:
 def _options(game: Game, loaded: LoadedRuleset, d: Describer) -> list[OptionDoc]:
     out = []
     base = _facts(game)
+    present = _on_table_values(game) if game.ruleset.options else set()
     for o in game.ruleset.options:
         kind, default, alts = _option_values(o)
         changes = []
+        changed: dict[tuple[str, Any], str] = {}
         for alt in alts[:3]:
             try:
                 other = compile_game_once(loaded, {**game.options, o.id: alt})
@@ -661,6 +812,9 @@ def _options(game: Game, loaded: LoadedRuleset, d: Describer) -> list[OptionDoc]
                 changes.append(f"With {_show(alt)}: the game cannot be built "
                                f"({md_escape(exc, start=False)}).")
                 continue
+            theirs_on_table = _on_table_values(other)
+            changed |= {v: "brings into play" for v in theirs_on_table - present}
+            changed |= {v: "leaves out" for v in present - theirs_on_table}
             theirs = _facts(other)
             diff = [f"{theirs[k]} (instead of {base[k].split(': ', 1)[-1]})"
                     for k in base if k in theirs and theirs[k] != base[k]]
@@ -668,12 +822,15 @@ def _options(game: Game, loaded: LoadedRuleset, d: Describer) -> list[OptionDoc]
                 changes.append(f"With {_show(alt)}: " + "; ".join(diff) + ".")
         out.append(OptionDoc(Md(md_escape(o.id)), Md(md_escape(o.label)), Md(kind), Md(default),
                              Md(kind), Md(sentence(md_escape(o.description))),
-                             as_markdown(changes), as_markdown(_mentions(game, o.id, d))))
+                             as_markdown(changes),
+                             as_markdown(_mentions(game, o.id, d, changed))))
     return out
 
 
-def _mentions(game: Game, name: str, d: Describer) -> list[str]:
-    """The parts of the rules that read an option (where it makes a difference)."""
+def _mentions(game: Game, name: str, d: Describer,
+              changed: dict[tuple[str, Any], str] | None = None) -> list[str]:
+    """The parts of the rules that read an option (where it makes a difference), and
+    those that name the pieces it brings into play or leaves out (`changed`)."""
     rs = game.ruleset
     _definition_uses(definition_bodies(rs))
     out: list[str] = []
@@ -694,16 +851,102 @@ def _mentions(game: Game, name: str, d: Describer) -> list[str]:
             m = _DEF_KEY.match(key)
             out.append(f"the term “{humanize(m.group(1) if m else key)}”: {d.expr(body)}")
     for where, block in _sections(game):
-        for node, place in _walk(block, where):
+        for node, place, said in _walk_said(block, where, d):
             if any(_expr_mentions(v, name) for v in own_fields(node)):
-                what = place if isinstance(node, OptionDef) else f"a step of {place}"
+                what = (place if isinstance(node, OptionDef)
+                        else f"a step of {place}: {said}")
                 if what not in out:
                     out.append(what)
     for rule in rs.end:
         if _expr_mentions(rule.when, name) or _expr_mentions(rule.winners, name):
             out.append("the end of the game: "
                        + sentence(md_escape(rule.text) if rule.text else _id_words(rule.id)))
+    out += _through_pieces(game, d, out, changed or {})
     return [sentence(m) for m in out]
+
+
+def _walk_said(effects: list[Primitive], where: str, d: Describer,
+               said: str = ""):
+    """`_walk`, with each step's words: the designer's text of the step or of the
+    nearest step around it, else the first line of its exact rule."""
+    for e in effects:
+        mine = (md_escape(" ".join(e.text.split())).rstrip(".") if e.text else said
+                or _first_line(e, d))
+        yield e, where, mine
+        if isinstance(e, Choose):
+            for o in e.options:
+                place = f"{where}, the option “{_option_title(o)}”"
+                words = md_escape(" ".join(o.text.split())).rstrip(".") if o.text else mine
+                yield o, place, words
+                yield from _walk_said(o.do, place, d, words)
+            yield from _walk_said(e.if_none, where, d, mine)
+            continue
+        for child in e.children():
+            yield from _walk_said(child, where, d, mine)
+
+
+def _first_line(e: Primitive, d: Describer) -> str:
+    lines = e.english(d)
+    return lines[0].lstrip("- ").rstrip(".:") if lines else humanize(type(e).__name__)
+
+
+def _names_in(node: Any) -> set[str]:
+    """Every name a step's own fields read."""
+    out: set[str] = set()
+    for value in own_fields(node):
+        items = (list(value.values()) if isinstance(value, dict)
+                 else value if isinstance(value, list | tuple) else [value])
+        for v in items:
+            if isinstance(v, Template):
+                for part in template_exprs(v.text):
+                    out |= names_used(part)
+            elif isinstance(v, Expr):
+                out |= names_used(v.text)
+            elif hasattr(v, "text") and isinstance(getattr(v, "text", None), str):
+                out.add(v.text)
+    return out
+
+
+def _through_pieces(game: Game, d: Describer, listed: list[str],
+                    changed: dict[tuple[str, Any], str]) -> list[str]:
+    """What an option changes through the pieces it brings into play or leaves out
+    (To the Clouds' white pyramids): every term and step that names them."""
+    rs = game.ruleset
+    out: list[str] = []
+    for (attr, raw), how in sorted(changed.items(), key=lambda kv: str(kv[0])):
+        pieces = f"the {_value_list(game, attr, [raw])} pieces it {how}"
+        for key, body in definition_bodies(rs).items():
+            if str(raw) in names_used(body.text):
+                m = _DEF_KEY.match(key)
+                out.append(f"through {pieces}: the term “{humanize(m.group(1) if m else key)}”: "
+                           f"{d.expr(body)}")
+        for where, block in _sections(game):
+            for node, place, said in _walk_said(block, where, d):
+                if str(raw) in _names_in(node):
+                    what = place if isinstance(node, OptionDef) else f"a step of {place}: {said}"
+                    line = f"through {pieces}: {what}"
+                    if line not in out and what not in listed:
+                        out.append(line)
+    return list(dict.fromkeys(out))
+
+
+def _on_table_values(game: Game) -> set[tuple[str, Any]]:
+    """The piece values on the table after a few seeded set-ups, with the fewest and the
+    most players (so that what a random deal leaves in the box shows): what a set of
+    options brings into play."""
+    out: set[tuple[str, Any]] = set()
+    attributes = game.ruleset.pieces.attributes
+    for seed, seats in product((1, 2, 3), sorted({game.min_seats, game.max_seats})):
+        try:
+            state = game.new_state(seats, seed)
+        except TabletopError:
+            return out
+        for p, site in enumerate(state.loc):
+            if site >= 0 and game.site_zone[site].on_table:
+                out.update((a, game.attributes[a][p]) for a in game.attribute_order
+                           if a in attributes and not attributes[a].data
+                           and game.attributes[a][p] is not None)
+    return out
 
 
 def _legend(game: Game, base: str) -> Diagram:
@@ -821,6 +1064,46 @@ def _summary_of(lines: list[str], indent: str) -> list[str]:
     return out
 
 
+def _ruling(ident: str, text: str) -> dict[str, str]:
+    """A ruling under its title, its text without the title said again ("**Power
+    play.** Power Play: …" reads "**Power play.** …")."""
+    title = _id_words(ident.replace("-", " ")).capitalize()
+    words = " ".join(text.split())
+    head = re.match(r"\s*([^:.]{1,80})[:.]\s+", words)
+    if head and _same_words(head.group(1), humanize(ident.replace("-", " "))):
+        rest = words[head.end():]
+        words = rest[:1].upper() + rest[1:]
+    return {"id": md_escape(ident), "title": title, "text": md_escape(words)}
+
+
+def _same_words(a: str, b: str) -> bool:
+    """Whether two titles are the same words, whatever their case and punctuation."""
+    def norm(x: str) -> list[str]:
+        return re.findall(r"\w+", x.lower())
+    return norm(a) == norm(b)
+
+
+def _player_procedures(game: Game, d: Describer, called: list[str]) -> list[dict[str, str]]:
+    """The procedures players read: those the designer summed up for them (`text`), and
+    those the players' layer points to ("see … below"); a procedure with neither is the
+    rules' own helper, in the exact rules only."""
+    shown: dict[str, dict[str, str]] = {}
+    todo = [p.id for p in game.ruleset.procedures if p.text] + called
+    by_id = {p.id: p for p in game.ruleset.procedures}
+    while todo:
+        name = todo.pop(0)
+        p = by_id.get(name)
+        if p is None or name in shown:
+            continue
+        rules = PlayerRules(game, d)
+        # The designer's summary stands for the steps; they are in the exact rules.
+        body = "" if p.text else markdown_list(rules.lines(p.do), d.indent)
+        todo += rules.called
+        shown[name] = {"name": humanize(p.id.replace("-", " ")).capitalize(),
+                       "text": sentence(md_escape(p.text)) if p.text else "", "rules": body}
+    return [shown[p.id] for p in game.ruleset.procedures if p.id in shown]
+
+
 def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> PlayerLayer:
     """The rules in a player's words: each section leaves the engine's bookkeeping to
     the exact rules and says so when it left a step out."""
@@ -831,19 +1114,16 @@ def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> 
     turn_lines = turn_rules.lines(rs.turn)
     summary = ([md_escape(line) for line in rs.rulebook.turn_summary]
                or _summary_of(turn_lines, d.indent))
-    procedures = []
-    for p in rs.procedures:
-        # The designer's summary stands for the steps; they are in the exact rules.
-        body = "" if p.text else markdown_list(PlayerRules(game, d).lines(p.do), d.indent)
-        procedures.append({"name": humanize(p.id.replace("-", " ")).capitalize(),
-                           "text": sentence(md_escape(p.text)) if p.text else "",
-                           "rules": body})
     triggers = []
+    called = [*setup_rules.called, *turn_rules.called]
     for t in rs.triggers:
+        rules = PlayerRules(game, d)
+        body = "" if t.text else markdown_list(rules.lines(t.do), d.indent)
+        called += rules.called
         triggers.append({"name": _id_words(t.id.replace("-", " ")).capitalize(),
                          "text": sentence(md_escape(t.text)) if t.text else "",
-                         "rules": "" if t.text else markdown_list(
-                             PlayerRules(game, d).lines(t.do), d.indent)})
+                         "rules": body})
+    procedures = _player_procedures(game, d, called)
     seen = {v.id for v in rs.variables if v.id not in bookkeeping_variables(game)}
     return PlayerLayer(
         setup=Md(setup), turn=Md(markdown_list(turn_lines, d.indent)),
@@ -851,7 +1131,8 @@ def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> 
         procedures=as_markdown(procedures), triggers=as_markdown(triggers),
         variables=[v for v, decl in zip(variables, rs.variables, strict=True)
                    if decl.id in seen],
-        setup_left_out=setup_rules.left_out > 0, turn_left_out=turn_rules.left_out > 0)
+        setup_left_out=setup_rules.left_out > 0, turn_left_out=turn_rules.left_out > 0,
+        end=as_markdown(_player_end(game, d)), scoring=as_markdown(_score_terms(game, d)))
 
 
 def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
@@ -900,9 +1181,7 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
             for t in rs.triggers]),
         end_rules=as_markdown(_end_rules(game, d)), ranking=as_markdown(ranking),
         scoring=as_markdown(scoring),
-        rulings=as_markdown([
-            {"id": md_escape(r.id), "title": _id_words(r.id.replace("-", " ")).capitalize(),
-             "text": md_escape(" ".join(r.text.split()))} for r in rs.rulings]),
+        rulings=as_markdown([_ruling(r.id, r.text) for r in rs.rulings]),
         options=_options(game, loaded, d),
     )
     book.players = _player_layer(game, d, book.variables)

@@ -31,6 +31,7 @@ from interpreter.docs.rulebook import (
     _in_sentence,
     _option_values,
     _ranking,
+    _ruling,
     _variables,
     _zones,
     markdown_list,
@@ -169,7 +170,8 @@ class _Side:
             return None
         summary = re.sub(r"— (\d+ pieces?)", r"— **\1**", row["summary"])
         facts: list[tuple[str, str | Lines]] = [
-            ("pieces", f"{summary}, starting in *{row['start']}*.")]
+            ("pieces", f"{summary}, starting in *{row['start']}*." if row["start"]
+             else f"{summary}.")]
         if row["count_rule"]:
             facts.append(("count", row["count_rule"]))
         return _Item("Components", facts)
@@ -241,8 +243,8 @@ class _Side:
         r = self.find("rulings", ident)
         if r is None:
             return None
-        title = md_escape(humanize(ident.replace('-', ' ')).capitalize())
-        return _Item(f"The ruling **{title}**", [("text", md_escape(r.text))])
+        said = _ruling(ident, r.text)
+        return _Item(f"The ruling **{said['title']}**", [("text", said["text"])])
 
     # the keys a variant replaces whole
 

@@ -452,6 +452,11 @@ class Definition(Node):
     says: str = Field(max_length=1000,
                       description="how a use of it reads, with {parameter} for each "
                                   "parameter, e.g. '{c} has a piece in the stash'")
+    text: str | None = Field(
+        default=None, max_length=4000,
+        description="what it means, in the players' words: the rulebook's players' layer "
+                    "gives it where the score or the ranking uses it (e.g. how the stars "
+                    "of an aquarium are counted)")
 
 
 class Ruling(Node):
