@@ -65,7 +65,7 @@ Commands:
   more      the next page of a list too long for the screen
   state     everything your seat may see now, off-table things too
   log       the game so far, as your seat may see it
-  position  the position as a scenario test writes it (a game that hides nothing)
+  position  the position as a test case writes it (in a game with no secrets)
   undo      take back your last decision and the computer players' replies
   ?         how to choose;  help: all this, how undo works, the rulings
   quit      stop playing (saved if you started with --save or --load)"""
