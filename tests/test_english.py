@@ -172,7 +172,7 @@ def test_a_score_is_said_about_the_player() -> None:
     ("[pieces(heap)[k] for k in range(n_taken)]", "the first n taken of the pieces in heap"),
     ("[sizes[k] for k in range(0, 3)]", "the first 3 items of sizes"),
     ("[sizes[k] for k in range(count(pieces(stash)))]",
-     "as many of sizes as the number of pieces in the stash, from the first"),
+     "as many of sizes, from the first, as the number of pieces in the stash"),
     ("[sizes[k] + k for k in range(3)]",
      "the sizes of k plus k for each k in the numbers 0, 1 and 2"),
 ])

@@ -662,7 +662,7 @@ class ExpressionEnglish:
         count = self._operand(g.iter.args[-1])
         listed = self.node(elt.value)
         if count.startswith(_DETERMINERS):  # a count said as a phrase of its own
-            return f"as many of {listed} as {count}, from the first"
+            return f"as many of {listed}, from the first, as {count}"
         return (f"the first {count} of {listed}" if listed.startswith("the ")
                 else f"the first {count} items of {listed}")
 
