@@ -168,6 +168,13 @@ def test_a_score_is_said_about_the_player() -> None:
     ("trios(current) == 3", "the current player’s trios are 3"),
     ("any(q > 1 for q in sizes)", "for at least one q in sizes, q is more than 1"),
     ("sorted(sizes)", "sizes from smallest to largest"),
+    # the first n items of a list
+    ("[pieces(heap)[k] for k in range(n_taken)]", "the first n taken of the pieces in heap"),
+    ("[sizes[k] for k in range(0, 3)]", "the first 3 items of sizes"),
+    ("[sizes[k] for k in range(count(pieces(stash)))]",
+     "as many of sizes, from the first, as the number of pieces in the stash"),
+    ("[sizes[k] + k for k in range(3)]",
+     "the sizes of k plus k for each k in the numbers 0, 1 and 2"),
 ])
 def test_the_exact_rules_read_as_english(text: str, expected: str) -> None:
     assert english().text(text) == expected

@@ -646,7 +646,30 @@ class ExpressionEnglish:
                 and isinstance(n.generators[0].target, ast.Name)
                 and n.elt.id == n.generators[0].target.id)
 
+    def _first_items(self, n: ast.GeneratorExp | ast.ListComp) -> str | None:
+        """`[L[k] for k in range(n)]`: "the first n of L"."""
+        if len(n.generators) != 1 or n.generators[0].ifs:
+            return None
+        g, elt = n.generators[0], n.elt
+        if not (isinstance(g.target, ast.Name) and isinstance(elt, ast.Subscript)
+                and isinstance(elt.slice, ast.Name) and elt.slice.id == g.target.id
+                and isinstance(g.iter, ast.Call) and isinstance(g.iter.func, ast.Name)
+                and g.iter.func.id == "range" and (len(g.iter.args) == 1 or (
+                    len(g.iter.args) == 2 and _number_written(g.iter.args[0]) == 0))):
+            return None
+        if any(isinstance(x, ast.Name) and x.id == g.target.id for x in ast.walk(elt.value)):
+            return None
+        count = self._operand(g.iter.args[-1])
+        listed = self.node(elt.value)
+        if count.startswith(_DETERMINERS):  # a count said as a phrase of its own
+            return f"as many of {listed}, from the first, as {count}"
+        return (f"the first {count} of {listed}" if listed.startswith("the ")
+                else f"the first {count} items of {listed}")
+
     def _comprehension(self, n: ast.GeneratorExp | ast.ListComp) -> str:
+        first = self._first_items(n)
+        if first is not None:
+            return first
         loops = [self._loop(g) for g in n.generators]
         if self._is_filter(n):
             return loops[0]

@@ -752,10 +752,6 @@ def _in_sentence(label: str) -> str:
     return "the " + label[4:] if label.startswith("The ") else label
 
 
-def _key(phrase: str) -> str:
-    return phrase.removeprefix("the ")
-
-
 def _option_values(o: OptionDecl) -> tuple[str, str, list[Any]]:
     if o.type == "bool":
         return ("on/off", "on" if o.default else "off", [not o.default])
