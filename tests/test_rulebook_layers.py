@@ -165,8 +165,12 @@ def test_the_players_layer_leaves_out_variables_kept_off_the_table() -> None:
     root = Path(__file__).resolve().parents[1] / "generated_docs"
     aquarium = (root / "aquarium" / "index.md").read_text(encoding="utf-8")
     players, exact = aquarium.split("Everything the game keeps track of", 1)
-    assert "**Kept**" not in players and "**Price**" in players
-    assert "**kept**" in exact and "the rules' own bookkeeping" in exact.split("**kept**")[1][:300]
+    assert "Fish kept as a pair" not in players and "Price of the pet shop" not in players
+    assert "**Beads**" in players
+    for label, name in (("Price of the pet shop", "price"), ("Fish kept as a pair", "kept")):
+        entry = exact.split(f"**{label}**")[1][:300]
+        assert f"Called *{name}* in the exact rules" in entry
+        assert "the rules' own bookkeeping" in entry
     bottoms = (root / "bottoms-up" / "index.md").read_text(encoding="utf-8")
     players, _ = bottoms.split("Everything the game keeps track of", 1)
     assert "**Queue**" not in players and "**Chain steps**" not in players
