@@ -205,7 +205,7 @@ def _twins(game: Game, flips: list[tuple[dict[str, Any], dict[str, Any], tuple, 
         for flip in flips:
             shown, raw = flip[side], flip[2 + side]
             if shown.get("decision", shown.get("say")) is not None:
-                refs = raw[4] if raw[0] == "decision" else raw[3]
+                refs = _refs(raw)
                 found |= {(game.piece_kind[p], game.piece_backs[p]) for p in refs}
         return found
     return bool(kinds(0)) and kinds(0) == kinds(1)
@@ -232,15 +232,22 @@ def _reveal(game: Game, text: str | None) -> str | None:
     """The seat whose simultaneous secret pick a line reveals, if it is the rules' own
     line for that (`machine.resolve_simultaneous`: "Player 2 revealed work3")."""
     for s in range(1, game.max_seats + 1):
-        if text and text.startswith(f"{game.seat_name(s)} revealed "):
+        if text and text.startswith((f"{game.seat_name(s)} revealed ",
+                                     f"{game.seat_name(s)} revealed: ")):
             return game.seat_name(s)
     return None
 
 
 def _named(game: Game, state: State, entry: tuple) -> list[dict[str, Any]]:
     """What the pieces a line of the log names are (their attributes)."""
-    refs = entry[4] if entry[0] == "decision" else entry[3]
-    return [describe_piece(game, p, state) for p in refs]
+    return [describe_piece(game, p, state) for p in _refs(entry)]
+
+
+def _refs(entry: tuple) -> tuple:
+    """The pieces a log entry names: a decision's notation and words, a line's text."""
+    if entry[0] == "decision":
+        return entry[4] + (entry[6] if len(entry) > 6 else ())
+    return entry[3]
 
 
 def _piece_differs(x: Any, y: Any) -> bool:

@@ -185,6 +185,9 @@ class PlaySession:
     command that continues a save must name."""
     locks: list[SaveLock] = field(default_factory=list)
     """This game's hold on its save file(s), let go when the session ends."""
+    before_last: State | None = None
+    """The state just before the last decision, so the screens can mark what it moved
+    (None at the start, after an undo and in a resumed game: nothing is marked)."""
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
@@ -241,10 +244,12 @@ class PlaySession:
                 option = self.ask_person(seat)
             except Undone:
                 return
+            self.before_last = before.state
             self.state = self.game.apply(self.state, seat, option)
             notation = option.notation
             self.history.append(before)
         else:
+            self.before_last = self.state.copy()
             notation = self.computer_decides(seat)
         self.record.decisions.append((seat, notation))
         self.save()
@@ -337,7 +342,7 @@ class PlaySession:
 
     def ask_person(self, seat: int) -> Option:
         self.hand_over(seat)
-        seen = view(self.game, self.state, seat)
+        seen = view(self.game, self.state, seat, before=self.before_last)
         log = seen["log"]
         start = self.seen_log.get(seat, 0)
         self.seen_log[seat] = len(log)
@@ -455,6 +460,7 @@ class PlaySession:
         self.agents = {s: copy.deepcopy(a) for s, a in before.agents.items()}
         del self.record.decisions[before.decisions:]
         self.seen_log = dict(before.seen_log)
+        self.before_last = None
         del self.history[index:]
         self.save()
         replies = len(taken) - 1
@@ -490,7 +496,7 @@ class PlaySession:
         end that the ruleset reveals), then the result."""
         humans = [s for s, kind in sorted(self.seats.items()) if kind == HUMAN]
         seat = humans[0] if humans else 1
-        final = view(self.game, self.state, seat)
+        final = view(self.game, self.state, seat, before=self.before_last)
         start = self.seen_log.get(seat, 0)
         self.console.rule("Game over")
         self.console.print(render_view(

@@ -15,7 +15,7 @@ from interpreter.run import rng as rngmod
 from interpreter.run.budget import describe as kind_of
 from interpreter.run.budget import overspent
 from interpreter.run.state import State
-from interpreter.run.view import witnesses
+from interpreter.run.view import revealed_line, witnesses
 
 if TYPE_CHECKING:
     from interpreter.run.game import Game
@@ -457,8 +457,9 @@ class Machine:
                 env.mentioned = []
                 try:
                     notation = spec.render(env, s, (k, tuple(values)), label=False)
-                    line = ("say", f"{self.game.seat_name(s)} revealed {notation}", None,
-                            tuple(env.mentioned))
+                    words = spec.render(env, s, (k, tuple(values)), label=True)
+                    line = ("say", revealed_line(self.game.seat_name(s), words, notation),
+                            None, tuple(env.mentioned))
                     if spec.on_record:  # revealing is showing it to the whole table
                         line += (tuple(range(1, self.state.players + 1)),)
                     self.state.append_log(line)
@@ -492,12 +493,15 @@ class Machine:
         try:
             bound = spec.bind(env, seat, option)
             notation = kind.notation(env)
+            env.mentioned = named = []  # the words may name what the notation does not
+            words = kind.label(env)
         except RuleError as exc:
             raise spec._locate(env, option[0], exc).during(st.decisions, self.game.variant
                                                            ) from None
         finally:
             env.mentioned = None
-        st.log = (("decision", seat, notation, spec.secret, tuple(mentioned)), st.log)
+        st.log = (("decision", seat, notation, spec.secret, tuple(mentioned), words,
+                   tuple(named)), st.log)
         st._cache = None
         if spec.simultaneous:
             slot = env.locals[spec.slot]

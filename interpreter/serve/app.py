@@ -43,7 +43,13 @@ from interpreter.load.catalog import shorten
 from interpreter.load.loader import LoadedRuleset
 from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
-from interpreter.run.view import SPECTATOR, hides_anything, view
+from interpreter.run.view import (
+    SPECTATOR,
+    chose_text,
+    hides_anything,
+    last_move_words,
+    view,
+)
 from interpreter.serve import protocol
 from interpreter.serve.guard import CreateLimiter, SecurityHeaders, origin_allowed
 from interpreter.serve.protocol import Choose, ProtocolError, Ready, Resync
@@ -188,7 +194,7 @@ class Server:
         """The position as `seat` may see it (None: a spectator), with its options when
         `choosing` and it must decide now."""
         game, state = table.game, table.state
-        seen = view(game, state, SPECTATOR if seat is None else seat)
+        seen = view(game, state, SPECTATOR if seat is None else seat, before=table.before)
         options: list[Option] = []
         if seat is not None and choosing and seat in seen["deciding"] and not table.failure:
             options = game.legal_options(state, seat)
@@ -202,6 +208,7 @@ class Server:
             "svg": position_svg(game, seen, game.title, targets=True),
             "view": seen,
             "log": log_lines(table, seen["log"]),
+            "last_move": last_move_words(game, seen.get("last_move")),
             "deciding": seen["deciding"],
             "prompt": seen["prompt"],
             "options": [{"index": o.index, "notation": o.notation, "label": o.label,
@@ -328,7 +335,7 @@ class Server:
                 await self.tell(client, f"{exc}; the decision was not made")
             return False
         table.record.decisions = decisions
-        table.state = state
+        table.before, table.state = table.state, state
         return True
 
     def fail(self, table: Table, exc: TabletopError) -> None:
@@ -479,10 +486,9 @@ def log_lines(table: Table, entries: list[dict[str, Any]]) -> list[str]:
         if "say" in entry:
             out.append("(a message about something hidden from you)" if entry["say"] is None
                        else str(entry["say"]))
-        elif entry.get("decision") is None:
-            out.append(f"{game.seat_name(entry['seat'])} decided (secret)")
         else:
-            out.append(f"{game.seat_name(entry['seat'])}: {entry['decision']}")
+            said, notation = chose_text(game.seat_name(entry["seat"]), entry)
+            out.append(said if notation is None else f"{said}  ({notation})")
     return out
 
 
