@@ -116,9 +116,11 @@ def play(game: Game, state: State, move: Move) -> None:
         game.apply_in_place(state, seat, notation)
 
 
-def seen(game: Game, state: State, seat: int) -> dict[str, Any]:
-    """All `seat` is shown: its view, and its options (notation and label) when it decides."""
-    shown = view(game, state, seat)
+def seen(game: Game, state: State, seat: int, before: State | None = None
+         ) -> dict[str, Any]:
+    """All `seat` is shown: its view (with the last move marked, given the state
+    `before` it), and its options (notation and label) when it decides."""
+    shown = view(game, state, seat, before=before)
     options = ([(o.notation, o.label) for o in game.legal_options(state, seat)]
                if seat in shown["deciding"] else [])
     return {"view": shown, "options": options}
@@ -132,8 +134,9 @@ def follow(game: Game, a: State, b: State, seat: int, moves: list[Move], label: 
     Leak at a difference the seat may not legitimately see. `dealt`: `b` was dealt
     anew from what the seat sees (see `learned`)."""
     a, b = a.copy(), b.copy()
+    before_a = before_b = None  # the states before the last move, to mark it
     for step in range(len(moves) + 1):
-        seen_a, seen_b = seen(game, a, seat), seen(game, b, seat)
+        seen_a, seen_b = seen(game, a, seat, before_a), seen(game, b, seat, before_b)
         if seen_a != seen_b:
             why = learned(game, a, b, seat, seen_a["view"], seen_b["view"], dealt)
             if why is None:
@@ -142,6 +145,7 @@ def follow(game: Game, a: State, b: State, seat: int, moves: list[Move], label: 
             return step, why
         if a.over or b.over or step == len(moves):
             return step + 1, "over" if a.over else "end of moves"
+        before_a, before_b = a.copy(), b.copy()
         try:
             play(game, a, moves[step])
         except (IllegalMove, RuleError):

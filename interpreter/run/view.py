@@ -11,6 +11,7 @@ only in what a seat may not see give that seat identical views.
 
 from __future__ import annotations
 
+import json
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -320,8 +321,12 @@ def last_move(game: Game, before: State, after: State, seat: int) -> dict[str, A
         return None
     decided = [e for e in after.log_entries()[len(before.log_entries()):]
                if e[0] == "decision"]
+    # in an order of what the seat sees, never of the pieces' numbers (which tell a
+    # shuffled deck's order)
+    moves.sort(key=lambda m: (str(m["to"]), str(m["from"]), json.dumps(m["piece"],
+                                                                       sort_keys=True)))
     return {"seat": decided[0][1] if decided else None, "moves": moves,
-            "revealed": revealed, "marks": marks}
+            "revealed": sorted(revealed), "marks": dict(sorted(marks.items()))}
 
 
 def place_words(game: Game, name: str) -> str:
