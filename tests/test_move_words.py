@@ -231,3 +231,24 @@ def test_each_bundled_games_last_move_names_only_what_the_seat_sees(name: str) -
                 if m["from"] is not None:
                     assert among(m["piece"], place_seen(game, then, m["from"]))
     assert marked
+
+
+def test_computer_players_moves_are_in_words_but_a_playout_keeps_none() -> None:
+    """A computer player's move (the terminal's and the server's `decide`) is logged in
+    words; a playout whose state nobody reads keeps only notations (the hot path)."""
+    from interpreter.agents import make_agent
+    from interpreter.run.playout import decide, make_agents, play_game
+
+    game = load_game("high-rise")
+    state = game.new_state(2, 1)
+    seat = game.deciding_seats(state)[0]
+    decide(game, state, seat, make_agent("random", seed=1, game=game))
+    [entry] = view(game, state, seat)["log"]
+    assert entry["words"].startswith("Put your ")
+    kept = play_game(game, 2, 3, make_agents(2, 3), keep_state=True).final_state
+    assert kept is not None
+    assert all(len(e) == 7 for e in kept.log_entries() if e[0] == "decision")
+    machine_state = game.new_state(2, 3)
+    decide(game, machine_state, game.deciding_seats(machine_state)[0],
+           make_agents(2, 3)[1], words=False)
+    assert [len(e) for e in machine_state.log_entries()] == [5]

@@ -474,9 +474,12 @@ class Machine:
         env.locals.update(spec.bind(env, seat, (k, tuple(values))))
         return spec.kinds[k].entry.pc
 
-    def decide(self, spec: ChoiceSpec, seat: int, option: tuple[int, tuple]) -> str:
+    def decide(self, spec: ChoiceSpec, seat: int, option: tuple[int, tuple],
+               words: bool = True) -> str:
         """Carry out one seat's choice (already checked legal), then run on; returns its
-        notation (written once, here, where the log needs it)."""
+        notation (written once, here, where the log needs it). With `words`, the log
+        also keeps the option's label, for people to read; a playout nobody reads
+        leaves it out (rendering it costs the hot path up to a third)."""
         st = self.state
         env = self.env
         budgets = self.game.budgets
@@ -493,15 +496,17 @@ class Machine:
         try:
             bound = spec.bind(env, seat, option)
             notation = kind.notation(env)
-            env.mentioned = named = []  # the words may name what the notation does not
-            words = kind.label(env)
+            if words:
+                env.mentioned = named = []  # the words may name what the notation does not
+                label = kind.label(env)
         except RuleError as exc:
             raise spec._locate(env, option[0], exc).during(st.decisions, self.game.variant
                                                            ) from None
         finally:
             env.mentioned = None
-        st.log = (("decision", seat, notation, spec.secret, tuple(mentioned), words,
-                   tuple(named)), st.log)
+        st.log = (("decision", seat, notation, spec.secret, tuple(mentioned), label,
+                   tuple(named)) if words else
+                  ("decision", seat, notation, spec.secret, tuple(mentioned)), st.log)
         st._cache = None
         if spec.simultaneous:
             slot = env.locals[spec.slot]
