@@ -337,7 +337,7 @@ def place_words(game: Game, name: str) -> str:
     site = game.site_name.index(name)
     zone = game.site_zone[site]
     if zone.kind != "pile":
-        return name.split(":")[-1]
+        return name
     label = zone.label
     owner = game.site_owner[site]
     return label if owner is None else f"{label} ({game.seat_name(owner)})"
