@@ -456,6 +456,7 @@ class PlaySession:
                                soft_wrap=True)
             return
         taken = self.record.decisions[before.decisions:]
+        said = self.taken_words(before.state, taken[0][1])
         self.state = before.state.copy()
         self.agents = {s: copy.deepcopy(a) for s, a in before.agents.items()}
         del self.record.decisions[before.decisions:]
@@ -465,10 +466,19 @@ class PlaySession:
         self.save()
         replies = len(taken) - 1
         self.console.print(Text(
-            f"Took back your decision {taken[0][1]}"
+            f"Took back your decision {said}"
             + (f" and {replies} computer repl{'y' if replies == 1 else 'ies'}"
                if replies else "") + ".", style="green"), soft_wrap=True)
         raise Undone
+
+    def taken_words(self, before: State, notation: str) -> str:
+        """The person's own decision being taken back, in the option's words with its
+        notation (`Put your red large on a1 (rL-a1)`), as the log said it."""
+        made = self.state.log_entries()[len(before.log_entries()):]
+        mine = next((e for e in made if e[0] == "decision"), None)
+        if mine is None or len(mine) < 6 or mine[5] == notation:
+            return notation
+        return f"{mine[5]} ({notation})"
 
     def undo_refused(self, seat: int, before: Before) -> str | None:
         """Why taking back to `before` would let `seat` use what it learned since (None:
