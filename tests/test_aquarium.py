@@ -172,7 +172,7 @@ PUBLIC_LINES = [re.compile(p) for p in (
     r"Player \d moves two fish to their breeding tank\.",
     r"Player \d's .+ dies\.",
     rf"Player \d plays {_CARD}\.",
-    r"Player \d revealed (more|fewer|replace|swap|\+1|-1|x2|half|pass)",
+    rf"Player \d revealed: Play {_CARD} \((more|fewer|replace|swap|\+1|-1|x2|half|pass)\)",
     rf"The Influence card {_CARD} is played for Player \d\.",
     r"Game over: The last Feeding Time! card was revealed and everyone has fed their fish\.",
 )]

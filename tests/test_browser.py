@@ -575,3 +575,29 @@ def test_the_analyze_report_fits_a_narrow_window(tmp_path: Path, browser: Any) -
     page.screenshot(path=str(SHOTS / "tabletop-browser-analyze-narrow.png"))
     assert page.evaluate("document.documentElement.scrollWidth"
                          " <= document.documentElement.clientWidth")
+
+
+def test_the_last_move_is_outlined_and_said_in_words(server: Running, browser: Any) -> None:
+    """After the computer's reply, the places it changed are outlined on the board, the
+    move is said in words under it, and the log says it as the options list did."""
+    made = server.create(ruleset="high-rise", players=2, seats={"1": "human", "2": "random"},
+                         seed=3)
+    page = open_page(browser, server, made["links"]["1"])
+    assert wait_turn(page) == "mine"
+    before = version(page)
+    page.locator("#options button.option").first.click()
+    wait_moved(page, before)
+    assert wait_turn(page) == "mine"
+    page.wait_for_function("() => document.querySelector('#board .tt-last-to') !== null",
+                           timeout=30000)
+    outlined = page.locator("#board .tt-place.tt-last-to")
+    assert outlined.count() == 1
+    square = outlined.first.get_attribute("data-place")
+    said = page.locator("#last-move")
+    assert said.is_visible()
+    assert re.match(r"Last move \(Player 2\): .+ → " + re.escape(square), said.inner_text())
+    assert page.locator("#board .tt-place.tt-last-from").count() >= 1  # its supply
+    log = page.locator("#log").inner_text()
+    assert re.search(r"Player 2 chose: Put your .+ on " + re.escape(square), log)
+    page.screenshot(path=str(SHOTS / "tabletop-browser-last-move.png"), full_page=True)
+    assert not page.js_errors

@@ -169,7 +169,7 @@ def test_secret_single_seat_decision_is_redacted_for_others() -> None:
     st = game.apply(game.new_state(2, seed=4), 1, "bid3")
     assert redacted_log(game, st, 1) == [{"seat": 1, "decision": "bid3"}]
     assert redacted_log(game, st, 2) == [{"seat": 1, "decision": None}]
-    assert st.log_entries() == [("decision", 1, "bid3", True, ())]
+    assert st.log_entries() == [("decision", 1, "bid3", True, (), "bid3", ())]
 
 
 def test_simultaneous_choice() -> None:
@@ -191,7 +191,8 @@ def test_simultaneous_choice() -> None:
     v1 = view(game, st, 1)
     assert v1["log"][-1] == {"seat": 2, "decision": None}
     assert opts2[0].notation not in json.dumps(v1)
-    assert view(game, st, 2)["log"][-1] == {"seat": 2, "decision": opts2[0].notation}
+    assert view(game, st, 2)["log"][-1] == {"seat": 2, "decision": opts2[0].notation,
+                                            "words": opts2[0].label}
     # A paused simultaneous choice survives a JSON round trip.
     st = roundtrip(game, st)
     opts1 = [o for o in game.legal_options(st, 1) if o.kind == "play"]
@@ -202,8 +203,8 @@ def test_simultaneous_choice() -> None:
     assert pieces_in(game, st, "table") == [card1, card2]
     assert card1 in hand1 and card2 in hand2
     says = [e[1] for e in st.log_entries() if e[0] == "say"]
-    assert says[:2] == [f"Player 1 revealed {opts1[-1].notation}",
-                        f"Player 2 revealed {opts2[0].notation}"]
+    assert says[:2] == [f"Player 1 revealed: {opts1[-1].label} ({opts1[-1].notation})",
+                        f"Player 2 revealed: {opts2[0].label} ({opts2[0].notation})"]
     assert st.seat_vars["points"] == [game.attributes["rank"][card1],
                                       game.attributes["rank"][card2]]
     assert game.deciding_seats(st) == [2]  # seat 2's turn to bid

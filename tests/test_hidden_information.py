@@ -159,7 +159,12 @@ def relabel_log(state: State, mapping: dict[int, int]) -> None:
     for e in state.log_entries():
         refs = e[4] if e[0] == "decision" else e[3]
         refs = tuple(mapping.get(p, p) for p in refs)
-        entries.append((*e[:4], refs) if e[0] == "decision" else (*e[:3], refs))
+        if e[0] == "decision" and len(e) > 5:  # the words' pieces too
+            entries.append((*e[:4], refs, e[5], tuple(mapping.get(p, p) for p in e[6])))
+        elif e[0] == "decision":
+            entries.append((*e[:4], refs))
+        else:
+            entries.append((*e[:3], refs))
     state.log = None
     for e in entries:
         state.append_log(e)

@@ -116,9 +116,11 @@ def play(game: Game, state: State, move: Move) -> None:
         game.apply_in_place(state, seat, notation)
 
 
-def seen(game: Game, state: State, seat: int) -> dict[str, Any]:
-    """All `seat` is shown: its view, and its options (notation and label) when it decides."""
-    shown = view(game, state, seat)
+def seen(game: Game, state: State, seat: int, before: State | None = None
+         ) -> dict[str, Any]:
+    """All `seat` is shown: its view (with the last move marked, given the state
+    `before` it), and its options (notation and label) when it decides."""
+    shown = view(game, state, seat, before=before)
     options = ([(o.notation, o.label) for o in game.legal_options(state, seat)]
                if seat in shown["deciding"] else [])
     return {"view": shown, "options": options}
@@ -132,8 +134,9 @@ def follow(game: Game, a: State, b: State, seat: int, moves: list[Move], label: 
     Leak at a difference the seat may not legitimately see. `dealt`: `b` was dealt
     anew from what the seat sees (see `learned`)."""
     a, b = a.copy(), b.copy()
+    before_a = before_b = None  # the states before the last move, to mark it
     for step in range(len(moves) + 1):
-        seen_a, seen_b = seen(game, a, seat), seen(game, b, seat)
+        seen_a, seen_b = seen(game, a, seat, before_a), seen(game, b, seat, before_b)
         if seen_a != seen_b:
             why = learned(game, a, b, seat, seen_a["view"], seen_b["view"], dealt)
             if why is None:
@@ -142,6 +145,7 @@ def follow(game: Game, a: State, b: State, seat: int, moves: list[Move], label: 
             return step, why
         if a.over or b.over or step == len(moves):
             return step + 1, "over" if a.over else "end of moves"
+        before_a, before_b = a.copy(), b.copy()
         try:
             play(game, a, moves[step])
         except (IllegalMove, RuleError):
@@ -205,7 +209,7 @@ def _twins(game: Game, flips: list[tuple[dict[str, Any], dict[str, Any], tuple, 
         for flip in flips:
             shown, raw = flip[side], flip[2 + side]
             if shown.get("decision", shown.get("say")) is not None:
-                refs = raw[4] if raw[0] == "decision" else raw[3]
+                refs = _refs(raw)
                 found |= {(game.piece_kind[p], game.piece_backs[p]) for p in refs}
         return found
     return bool(kinds(0)) and kinds(0) == kinds(1)
@@ -232,15 +236,22 @@ def _reveal(game: Game, text: str | None) -> str | None:
     """The seat whose simultaneous secret pick a line reveals, if it is the rules' own
     line for that (`machine.resolve_simultaneous`: "Player 2 revealed work3")."""
     for s in range(1, game.max_seats + 1):
-        if text and text.startswith(f"{game.seat_name(s)} revealed "):
+        if text and text.startswith((f"{game.seat_name(s)} revealed ",
+                                     f"{game.seat_name(s)} revealed: ")):
             return game.seat_name(s)
     return None
 
 
 def _named(game: Game, state: State, entry: tuple) -> list[dict[str, Any]]:
     """What the pieces a line of the log names are (their attributes)."""
-    refs = entry[4] if entry[0] == "decision" else entry[3]
-    return [describe_piece(game, p, state) for p in refs]
+    return [describe_piece(game, p, state) for p in _refs(entry)]
+
+
+def _refs(entry: tuple) -> tuple:
+    """The pieces a log entry names: a decision's notation and words, a line's text."""
+    if entry[0] == "decision":
+        return entry[4] + (entry[6] if len(entry) > 6 else ())
+    return entry[3]
 
 
 def _piece_differs(x: Any, y: Any) -> bool:

@@ -241,13 +241,13 @@ class SearchAgent:
                 group, _, new = self._pick(node, groups, range(len(raws)), actor, path)
                 among = [i for i, g in enumerate(groups) if g == group]
                 _, i, new_option = self._pick(path[-1], keys, among, actor, path)
-                game.apply_trusted(state, actor, raws[i])
+                game.apply_trusted(state, actor, raws[i], words=False)
                 if new or new_option:
                     break
                 node = path[-1]
                 continue
             _, i, new = self._pick(node, keys, range(len(raws)), actor, path)
-            game.apply_trusted(state, actor, raws[i])
+            game.apply_trusted(state, actor, raws[i], words=False)
             if new:
                 break
             node = path[-1]
@@ -306,7 +306,7 @@ class SearchAgent:
         machine = Machine(game, state, limited=False)
         while not state.over and played != limit:
             seats = game.deciding_seats(state)
-            game.play_sampled(state, seats[0], roller, searched, machine)
+            game.play_sampled(state, seats[0], roller, searched, machine, words=False)
             played += 1
         return _outcome(state) if state.over else _ranked(game, state)
 
@@ -320,7 +320,7 @@ class SearchAgent:
             best, best_judged = None, None
             for raw in game.raw_options(state, mover):
                 after = state.copy()
-                game.apply_trusted(after, mover, raw)
+                game.apply_trusted(after, mover, raw, words=False)
                 value = self._judged(game, after)
                 if best_judged is None or value[mover - 1] > best_judged[mover - 1]:
                     best, best_judged = after, value

@@ -86,7 +86,7 @@ def play_recorded(game: Game, players: int, seed: int, agents: dict[int, str]
         branching[len(game.raw_options(state, seat))] += 1
         raw = choose_option(game, state, seat, players_agents[seat])
         kinds[spec.kinds[raw[0]].id] += 1
-        game.apply_trusted(state, seat, raw)
+        game.apply_trusted(state, seat, raw, words=False)  # no log is read
         decisions += 1
     return GameRecord(list(state.winners or []), state.turn, decisions, state.reason,
                       branching, kinds, game.scores(state), agents)

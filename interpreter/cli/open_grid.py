@@ -25,7 +25,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.measure import Measurement
 from rich.text import Text
 
-from interpreter.cli.render import legend, piece_text, stack_text
+from interpreter.cli.render import legend, marked, piece_text, stack_text
 from interpreter.run.game import Game
 from interpreter.run.panels import PanelsInfo
 
@@ -172,6 +172,9 @@ class Drawer:
         pieces = place.get("pieces")
         if pieces is None:
             return [stack_text(self.game, place, self.colour)]
+        return [marked(line, place) for line in self._square(pieces, width)]
+
+    def _square(self, pieces: list[dict[str, Any]], width: int) -> list[Text]:
         house = stories(self.panels, pieces)
         top = house[-1] if house else Story(None)
         if top.piece is None:

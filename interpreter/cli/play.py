@@ -187,6 +187,9 @@ class PlaySession:
     command that continues a save must name."""
     locks: list[SaveLock] = field(default_factory=list)
     """This game's hold on its save file(s), let go when the session ends."""
+    before_last: State | None = None
+    """The state just before the last decision, so the screens can mark what it moved
+    (None at the start, after an undo and in a resumed game: nothing is marked)."""
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
@@ -243,10 +246,12 @@ class PlaySession:
                 option = self.ask_person(seat)
             except Undone:
                 return
+            self.before_last = before.state
             self.state = self.game.apply(self.state, seat, option)
             notation = option.notation
             self.history.append(before)
         else:
+            self.before_last = self.state.copy()
             notation = self.computer_decides(seat)
         self.record.decisions.append((seat, notation))
         self.save()
@@ -339,7 +344,7 @@ class PlaySession:
 
     def ask_person(self, seat: int) -> Option:
         self.hand_over(seat)
-        seen = view(self.game, self.state, seat)
+        seen = view(self.game, self.state, seat, before=self.before_last)
         log = seen["log"]
         start = self.seen_log.get(seat, 0)
         self.seen_log[seat] = len(log)
@@ -470,18 +475,29 @@ class PlaySession:
                                soft_wrap=True)
             return
         taken = self.record.decisions[before.decisions:]
+        said = self.taken_words(before.state, taken[0][1])
         self.state = before.state.copy()
         self.agents = {s: copy.deepcopy(a) for s, a in before.agents.items()}
         del self.record.decisions[before.decisions:]
         self.seen_log = dict(before.seen_log)
+        self.before_last = None
         del self.history[index:]
         self.save()
         replies = len(taken) - 1
         self.console.print(Text(
-            f"Took back your decision {taken[0][1]}"
+            f"Took back your decision {said}"
             + (f" and {replies} computer repl{'y' if replies == 1 else 'ies'}"
                if replies else "") + ".", style="green"), soft_wrap=True)
         raise Undone
+
+    def taken_words(self, before: State, notation: str) -> str:
+        """The person's own decision being taken back, in the option's words with its
+        notation (`Put your red large on a1 (rL-a1)`), as the log said it."""
+        made = self.state.log_entries()[len(before.log_entries()):]
+        mine = next((e for e in made if e[0] == "decision"), None)
+        if mine is None or len(mine) < 6 or mine[5] == notation:
+            return notation
+        return f"{mine[5]} ({notation})"
 
     def undo_refused(self, seat: int, before: Before) -> str | None:
         """Why taking back to `before` would let `seat` use what it learned since (None:
@@ -509,7 +525,7 @@ class PlaySession:
         end that the ruleset reveals), then the result."""
         humans = [s for s, kind in sorted(self.seats.items()) if kind == HUMAN]
         seat = humans[0] if humans else 1
-        final = view(self.game, self.state, seat)
+        final = view(self.game, self.state, seat, before=self.before_last)
         start = self.seen_log.get(seat, 0)
         self.console.rule("Game over")
         self.console.print(render_view(

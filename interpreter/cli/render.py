@@ -20,7 +20,16 @@ from rich.table import Table
 from rich.text import Text
 
 from interpreter.run.game import Game, Option, show_value
-from interpreter.run.view import COUNT_ABOVE, ROW_OF_SLOTS, alike, is_empty, one_kind
+from interpreter.run.view import (
+    COUNT_ABOVE,
+    ROW_OF_SLOTS,
+    alike,
+    chose_text,
+    is_empty,
+    last_move_words,
+    one_kind,
+    place_words,
+)
 from interpreter.view.shown import shown_variables, value_words, variable_lines
 
 EMPTY = "·"
@@ -75,15 +84,31 @@ def piece_text(game: Game, piece: dict[str, Any], colour: bool = True) -> Text:
 
 
 def stack_text(game: Game, place: dict[str, Any], colour: bool = True) -> Text:
-    """A stack bottom → top, as it stands on the table; `?` when the seat may not look."""
+    """A stack bottom → top, as it stands on the table; `?` when the seat may not look.
+    A place the last move changed is marked (see `marked`)."""
     pieces = place.get("pieces")
     if pieces is None:
         count = place.get("count")
-        return Text(f"{count}{HIDDEN}" if count else HIDDEN, style="dim")
-    if not pieces:
-        return Text(EMPTY, style="dim")
-    sep = "" if colour else " "
-    return Text(sep).join(piece_text(game, p, colour) for p in pieces)
+        text = Text(f"{count}{HIDDEN}" if count else HIDDEN, style="dim")
+    elif not pieces:
+        text = Text(EMPTY, style="dim")
+    else:
+        sep = "" if colour else " "
+        text = Text(sep).join(piece_text(game, p, colour) for p in pieces)
+    return marked(text, place)
+
+
+MARK_STYLES = {"to": "reverse", "revealed": "reverse", "from": "underline"}
+"""How a place the last move changed is drawn: where pieces went (or were turned up) in
+reverse video, where they came from underlined; the legend line says which is which."""
+
+
+def marked(text: Text, place: dict[str, Any]) -> Text:
+    """`text` drawn as its place's part in the last move (unchanged when it had none)."""
+    style = MARK_STYLES.get(place.get("mark", ""))
+    if style is not None:
+        text.stylize(style)
+    return text
 
 
 def _order_key(game: Game, attr: str | None, value: Any) -> tuple[int, str]:
@@ -323,7 +348,8 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
     lines: list[Text] = []
     legends: list[RenderableType] = []
     by_seat: dict[int, list[Text]] = {}
-    for zone_id, data in view["zones"].items():
+    marks = (view.get("last_move") or {}).get("marks") or {}
+    for zone_id, data in _marked_zones(game, view["zones"], marks).items():
         info = game.zones[zone_id]
         if not info.on_table and not everything:
             continue
@@ -337,7 +363,7 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
                 mine = by_seat.setdefault(int(owner), [])
                 if is_empty(part):
                     continue
-                line = Text.assemble("  ", (f"{info.label}: ", "bold"))
+                line = Text.assemble("  ", marked(Text(f"{info.label}:", "bold"), part), " ")
                 if "pieces" in part:
                     line.append_text(summarise_pieces(game, part["pieces"], colour))
                 else:
@@ -346,10 +372,10 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
         elif "places" in data:
             boards.append(_places(game, info.label, data, colour, compact, legends))
         elif "pieces" in data:  # face up: its pieces (by glyph, or cards by name)
-            lines.append(Text.assemble((f"{info.label}: ", "bold"),
+            lines.append(Text.assemble(marked(Text(f"{info.label}:", "bold"), data), " ",
                                        summarise_pieces(game, data["pieces"], colour)))
         else:
-            lines.append(Text.assemble((f"{info.label}: ", "bold"),
+            lines.append(Text.assemble(marked(Text(f"{info.label}:", "bold"), data), " ",
                                        pile_count(data, game, colour)))
     mine: list[Text] = []
     for seat, seat_lines in by_seat.items():
@@ -367,6 +393,53 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
                        for data in _boards_data(game, view)):
         lines.append(legend(game))
     return boards, [*lines, *legends]
+
+
+def _marked_zones(game: Game, zones: dict[str, Any], marks: dict[str, str]
+                  ) -> dict[str, Any]:
+    """The view's zones with each place the last move changed carrying its part
+    (`"mark": "to"`), copied where marked (the view itself is left as it is)."""
+    if not marks:
+        return zones
+    out: dict[str, Any] = {}
+    for zone_id, data in zones.items():
+        info = game.zones[zone_id]
+        if info.per_seat:
+            out[zone_id] = {owner: _mark_part(game, info, part, marks, int(owner))
+                            for owner, part in data.items()}
+        else:
+            out[zone_id] = _mark_part(game, info, data, marks, None)
+    return out
+
+
+def _mark_part(game: Game, info: Any, data: dict[str, Any], marks: dict[str, str],
+               owner: int | None) -> dict[str, Any]:
+    if "places" in data:
+        places = {name: {**place, "mark": marks[name]} if name in marks else place
+                  for name, place in data["places"].items()}
+        return {**data, "places": places}
+    site = info.site_for(owner) if owner is not None else info.first
+    name = game.site_name[site]
+    return {**data, "mark": marks[name]} if name in marks else data
+
+
+def last_move_text(game: Game, view: dict[str, Any]) -> Text | None:
+    """The legend of the last move marked on the board, its places drawn as the board
+    marks them (so it needs no key): `Last move (Player 2): yellow large: Pieces left
+    (Player 2) → c1`; None when the seat saw nothing of it."""
+    move = view.get("last_move")
+    said = last_move_words(game, move)
+    if said is None:
+        return None
+    head, _, rest = said.partition(": ")
+    text = Text(rest)
+    assert move is not None
+    for part in ("from", "to"):  # where pieces went wins over where they came from
+        names = {place_words(game, m[part]) for m in move["moves"] if m[part]}
+        if part == "to":
+            names |= {place_words(game, p) for p in move["revealed"]}
+        text.highlight_words(sorted(names), MARK_STYLES[part])
+    return Text.assemble((f"{head}: ", "bold"), text)
 
 
 def _boards_data(game: Game, view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -411,12 +484,18 @@ def log_lines(game: Game, entries: Sequence[dict[str, Any]]) -> list[Text]:
             out.append(Text("  (a message about something hidden from you)", style="dim"))
         elif "say" in entry:
             out.append(Text("  " + str(entry["say"]), style="italic"))
-        elif entry.get("decision") is None:
-            out.append(Text(f"{game.seat_name(entry['seat'])} decided (secret)"))
         else:
-            out.append(Text.assemble(f"{game.seat_name(entry['seat'])}: ",
-                                     (str(entry["decision"]), "bold")))
+            out.append(decision_text(game, entry))
     return out
+
+
+def decision_text(game: Game, entry: dict[str, Any]) -> Text:
+    """A decision in the option's words, the notation to type for it dim beside them."""
+    said, notation = chose_text(game.seat_name(entry["seat"]), entry)
+    line = Text(said)
+    if notation is not None:
+        line.append(f"  {notation}", style="dim")
+    return line
 
 
 def log_panel(game: Game, entries: Sequence[dict[str, Any]], limit: int = LOG_LINES,
@@ -451,6 +530,9 @@ def render_view(game: Game, view: dict[str, Any], log: Sequence[dict[str, Any]] 
     variables = variables_text(game, view)
     if variables is not None:
         parts.append(variables)
+    moved = last_move_text(game, view)
+    if moved is not None:
+        parts.append(moved)
     recent = log_panel(game, log, title=log_title)
     if recent is not None:
         parts.append(recent)

@@ -27,6 +27,7 @@ from interpreter.cli.render import (
     LOG_LINES,
     MANY_OPTIONS,
     header,
+    last_move_text,
     log_lines,
     variables_text,
     zones_split,
@@ -220,17 +221,20 @@ def turn_screen(console: Console, game: Game, view: dict[str, Any],
     that do not fit even grouped are paged: the page from `start`."""
     prompt = Text(str(view["prompt"]), style="bold cyan") if view.get("prompt") else None
     entries = log_lines(game, log)
+    moved = last_move_text(game, view)
     if height is None:
         boards, lines = zones_split(game, view, colour)
         variables = variables_text(game, view)
         parts: list[RenderableType] = [header(game, view), *boards, *lines]
-        parts += [p for p in (variables, _log_part(entries, LOG_LINES, log_title), prompt)
-                  if p is not None]
+        parts += [p for p in (variables, moved, _log_part(entries, LOG_LINES, log_title),
+                              prompt) if p is not None]
         if options:
             parts.append(options_unfitted(options, what))
         return TurnScreen(Group(*parts), range(len(options)))
     room = height - 1  # the prompt's line
     fixed = 1 + (height_of(console, prompt, width) if prompt else 0)
+    if moved is not None:  # the legend of the marks on the board: kept with the board
+        fixed += height_of(console, moved, width)
     smallest = min((height_of(console, f, width) for f in options_forms(options, what)),
                    default=0)
     log_least = min(len(entries), 2) + (1 if entries else 0)
@@ -244,7 +248,7 @@ def turn_screen(console: Console, game: Game, view: dict[str, Any],
         table = _arranged(console, boards, side, width,
                           room - fixed - smallest - log_least)
     left = room - fixed - height_of(console, table, width)
-    parts = [header(game, view), table]
+    parts = [header(game, view), table, *([moved] if moved is not None else [])]
     if entries:
         most = max(min(len(entries), 2), min(LOG_LINES, left - smallest - 1))
         shown_log = _log_part(entries, most, log_title)

@@ -395,7 +395,7 @@ class ProgramBuilder:
             kind = OptionKind(
                 id=o.id, names=list(o.for_), sources=sources, lets=lets, where=where,
                 notation=self.template(o.notation, temps, track_pieces=True),
-                label=self.template(o.label or o.notation, temps), entry=Label(),
+                label=self.template(o.label or o.notation, temps, track_pieces=True), entry=Label(),
                 loc=o.loc, weight=LOOP_STEPS + self.pending_weight,
                 source_weights=source_weights, group=self.option_group(o, temps))
             self.pending_weight = outer

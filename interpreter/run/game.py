@@ -381,8 +381,8 @@ class Game:
         return self._sample(state, seat, agent, searched, self.env(state))
 
     def play_sampled(self, state: State, seat: int, agent: RandomAgent,
-                     searched: list[int] | None = None, machine: Machine | None = None
-                     ) -> str:
+                     searched: list[int] | None = None, machine: Machine | None = None,
+                     words: bool = True) -> str:
         """`sample_option` then `apply_trusted` in one go, on one machine (`machine`,
         when given, is the one that advanced `state` last, used again): the sampling's
         work is not charged to the game (its steps, names and cached definitions are
@@ -394,7 +394,7 @@ class Game:
         env.steps = 0
         env.temps.clear()
         env.cache.clear()
-        return m.decide(self.choices[state.frames[-1][0]], seat, raw)
+        return m.decide(self.choices[state.frames[-1][0]], seat, raw, words)
 
     def _sample(self, state: State, seat: int, agent: RandomAgent,
                 searched: list[int] | None, env: Env) -> tuple[int, tuple]:
@@ -441,10 +441,13 @@ class Game:
                 searched[0] += env.steps
         return k, nth(index)
 
-    def apply_trusted(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:
+    def apply_trusted(self, state: State, seat: int, raw: tuple[int, tuple],
+                      words: bool = True) -> str:
         """Carry out an option the engine itself listed or sampled for the seat whose
-        decision it is (no checks); returns its notation."""
-        return Machine(self, state).decide(self.choices[state.frames[-1][0]], seat, raw)
+        decision it is (no checks); returns its notation. Without `words` the log keeps
+        only its notation (a playout nobody reads)."""
+        return Machine(self, state).decide(self.choices[state.frames[-1][0]], seat, raw,
+                                           words)
 
     def notation_of(self, state: State, seat: int, raw: tuple[int, tuple]) -> str:
         spec = self.choices[state.frames[-1][0]]

@@ -15,7 +15,7 @@ from interpreter.run import rng as rngmod
 from interpreter.run.budget import describe as kind_of
 from interpreter.run.budget import overspent
 from interpreter.run.state import State
-from interpreter.run.view import witnesses
+from interpreter.run.view import revealed_line, witnesses
 
 if TYPE_CHECKING:
     from interpreter.run.game import Game
@@ -457,8 +457,9 @@ class Machine:
                 env.mentioned = []
                 try:
                     notation = spec.render(env, s, (k, tuple(values)), label=False)
-                    line = ("say", f"{self.game.seat_name(s)} revealed {notation}", None,
-                            tuple(env.mentioned))
+                    words = spec.render(env, s, (k, tuple(values)), label=True)
+                    line = ("say", revealed_line(self.game.seat_name(s), words, notation),
+                            None, tuple(env.mentioned))
                     if spec.on_record:  # revealing is showing it to the whole table
                         line += (tuple(range(1, self.state.players + 1)),)
                     self.state.append_log(line)
@@ -473,9 +474,12 @@ class Machine:
         env.locals.update(spec.bind(env, seat, (k, tuple(values))))
         return spec.kinds[k].entry.pc
 
-    def decide(self, spec: ChoiceSpec, seat: int, option: tuple[int, tuple]) -> str:
+    def decide(self, spec: ChoiceSpec, seat: int, option: tuple[int, tuple],
+               words: bool = True) -> str:
         """Carry out one seat's choice (already checked legal), then run on; returns its
-        notation (written once, here, where the log needs it)."""
+        notation (written once, here, where the log needs it). With `words`, the log
+        also keeps the option's label, for people to read; a playout nobody reads
+        leaves it out (rendering it costs the hot path up to a third)."""
         st = self.state
         env = self.env
         budgets = self.game.budgets
@@ -492,12 +496,17 @@ class Machine:
         try:
             bound = spec.bind(env, seat, option)
             notation = kind.notation(env)
+            if words:
+                env.mentioned = named = []  # the words may name what the notation does not
+                label = kind.label(env)
         except RuleError as exc:
             raise spec._locate(env, option[0], exc).during(st.decisions, self.game.variant
                                                            ) from None
         finally:
             env.mentioned = None
-        st.log = (("decision", seat, notation, spec.secret, tuple(mentioned)), st.log)
+        st.log = (("decision", seat, notation, spec.secret, tuple(mentioned), label,
+                   tuple(named)) if words else
+                  ("decision", seat, notation, spec.secret, tuple(mentioned)), st.log)
         st._cache = None
         if spec.simultaneous:
             slot = env.locals[spec.slot]

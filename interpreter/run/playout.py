@@ -98,14 +98,15 @@ def choose_option(game: Game, state: State, seat: int, agent: Agent,
 
 
 def decide(game: Game, state: State, seat: int, agent: Agent,
-           searched: list[int] | None = None, machine: Machine | None = None) -> str:
+           searched: list[int] | None = None, machine: Machine | None = None,
+           words: bool = True) -> str:
     """Ask `agent` for the decision of `seat` (whose decision it is) and carry it out in
     place; returns its notation. The random player samples without a full listing, on
     `machine` when given (the one that advanced `state` last); `searched` counts the
     steps of its search, which a playout bounds with the game's step budget."""
     if isinstance(agent, RandomAgent):
-        return game.play_sampled(state, seat, agent, searched, machine)
-    return game.apply_trusted(state, seat, choose_option(game, state, seat, agent))
+        return game.play_sampled(state, seat, agent, searched, machine, words)
+    return game.apply_trusted(state, seat, choose_option(game, state, seat, agent), words)
 
 
 def play_game(game: Game, players: int | None, seed: int, agents: dict[int, Agent],
@@ -130,7 +131,8 @@ def play_game(game: Game, players: int | None, seed: int, agents: dict[int, Agen
         if not seats:
             raise RuleError("the game is stuck: no seat has a decision and it is not over")
         seat = seats[0]
-        decisions.append((seat, decide(game, state, seat, agents[seat], searched, machine)))
+        decisions.append((seat, decide(game, state, seat, agents[seat], searched, machine,
+                                       words=keep_state)))  # words for a state kept
     return GameResult(seed, state.players, list(state.winners or []), game.scores(state),
                       state.turn, decisions, state.reason, state if keep_state else None)
 

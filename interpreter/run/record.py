@@ -393,8 +393,18 @@ def replay(game: Game, saved: SavedGame, where: str = "the save") -> State:
     """The saved game's current state: a new game replayed through every decision. An
     illegal decision is named by its number and seat, never by what was chosen (it may
     be a secret pick)."""
+    return replay_with_before(game, saved, where)[0]
+
+
+def replay_with_before(game: Game, saved: SavedGame, where: str = "the save"
+                       ) -> tuple[State, State | None]:
+    """`replay`, and the state just before the last decision (None: no decision yet),
+    so a screen can mark what the last move changed."""
     state = game.new_state(saved.players, saved.seed)
+    before = None
     for number, (seat, notation) in enumerate(saved.decisions, start=1):
+        if number == len(saved.decisions):
+            before = state.copy()
         try:
             game.apply_in_place(state, seat, notation)
         except IllegalMove:
@@ -402,8 +412,9 @@ def replay(game: Game, saved: SavedGame, where: str = "the save") -> State:
                                 f"when the game is replayed: the file was changed, or "
                                 f"written by a tabletop that plays these rules differently"
                                 ) from None
-    return state
+    return state, before
 
 
 __all__ = ["SAVE_FORMAT", "SAVE_VERSION", "SaveInUse", "SaveLock", "SavedGame",
-           "check_ruleset", "read_save", "remove_leftovers", "replay", "write_save"]
+           "check_ruleset", "read_save", "remove_leftovers", "replay",
+           "replay_with_before", "write_save"]

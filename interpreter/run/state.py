@@ -13,7 +13,8 @@ from typing import Any
 from interpreter.errors import RuleError
 
 LogEntry = tuple
-"""("decision", seat, notation, secret, pieces) or ("say", text, seats-or-None, pieces
+"""("decision", seat, notation, secret, pieces, words, pieces the words name) or
+("say", text, seats-or-None, pieces
 [, witnesses: the seats that saw the pieces, for a line on the record]):
 `pieces` are the pieces the text describes, so a view can hide the line from a seat
 that may not know one of them."""

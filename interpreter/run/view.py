@@ -11,6 +11,7 @@ only in what a seat may not see give that seat identical views.
 
 from __future__ import annotations
 
+import json
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -151,10 +152,16 @@ def _concealed(game: Game, zone: ZoneInfo, conceal: Any, env: Any) -> bool:
                      game.source_line(loc)).during(env.state.decisions, game.variant) from None
 
 
-def view(game: Game, state: State, seat: int) -> dict[str, Any]:
-    """Everything `seat` may know about `state`, as JSON-ready data."""
+def view(game: Game, state: State, seat: int, before: State | None = None
+         ) -> dict[str, Any]:
+    """Everything `seat` may know about `state`, as JSON-ready data; given `before`, the
+    state just before the last decision, also what that decision changed that the seat
+    may know (`last_move`, see `last_move`), for a screen to mark on the board."""
     try:
-        return _view(game, state, seat)
+        seen = _view(game, state, seat)
+        if before is not None:
+            seen["last_move"] = last_move(game, before, state, seat)
+        return seen
     except RecursionError:
         raise RuleError("a value in this game is nested too deeply to be shown (a list "
                         "inside a list, hundreds of levels down)") from None
@@ -260,8 +267,13 @@ def redacted_log(game: Game, state: State, seat: int,
             pieces = entry[4] if len(entry) > 4 else ()
             if (secret and who != seat and not state.over) or hidden.any(pieces):
                 out.append({"seat": who, "decision": None})
-            else:
-                out.append({"seat": who, "decision": notation})
+                continue
+            line = {"seat": who, "decision": notation}
+            # the option's words, as the options list showed them, unless they name a
+            # piece this seat may not see now (the notation alone is then all it reads)
+            if len(entry) > 5 and entry[5] != notation and not hidden.any(entry[6]):
+                line["words"] = entry[5]
+            out.append(line)
         else:
             text, seats = entry[1], entry[2]
             pieces = entry[3] if len(entry) > 3 else ()
@@ -270,6 +282,113 @@ def redacted_log(game: Game, state: State, seat: int,
                     seat == SPECTATOR and len(entry[4]) == state.players))
                 out.append({"say": text if on_record or not hidden.any(pieces) else None})
     return out
+
+
+def last_move(game: Game, before: State, after: State, seat: int) -> dict[str, Any] | None:
+    """What changed on the table from `before` (the state just before the last decision)
+    to `after`, as `seat` may know it: each piece that moved, from where to where, and
+    each piece turned face up where it lies. A place is named only where the seat saw the
+    piece (before the move for where it came from, after it for where it went), and a
+    piece only when the seat saw it, so marking the move tells nothing the view hides.
+    `marks` gives each place to mark its part: "to", "from" or "revealed". None when
+    nothing the seat saw changed."""
+    if before.players != after.players or len(before.loc) != len(after.loc):
+        return None
+    was, now = _HiddenPieces(game, before, seat), _HiddenPieces(game, after, seat)
+    moves: list[dict[str, Any]] = []
+    revealed: list[str] = []
+    marks: dict[str, str] = {}
+    for piece, (a, b) in enumerate(zip(before.loc, after.loc, strict=True)):
+        if a == b:
+            if a >= 0 and was.hidden(piece) and not now.hidden(piece):
+                name = game.site_name[a]
+                revealed.append(name)
+                marks.setdefault(name, "revealed")
+            continue
+        seen_from = a >= 0 and not was.hidden(piece)
+        seen_to = b >= 0 and not now.hidden(piece)
+        if not (seen_from or seen_to):
+            continue
+        move = {"piece": describe_piece(game, piece),
+                "from": game.site_name[a] if seen_from else None,
+                "to": game.site_name[b] if seen_to else None}
+        moves.append(move)
+        if move["to"] is not None:
+            marks[move["to"]] = "to"
+        if move["from"] is not None:
+            marks.setdefault(move["from"], "from")
+    if not moves and not revealed:
+        return None
+    decided = [e for e in after.log_entries()[len(before.log_entries()):]
+               if e[0] == "decision"]
+    # in an order of what the seat sees, never of the pieces' numbers (which tell a
+    # shuffled deck's order)
+    moves.sort(key=lambda m: (str(m["to"]), str(m["from"]), json.dumps(m["piece"],
+                                                                       sort_keys=True)))
+    return {"seat": decided[0][1] if decided else None, "moves": moves,
+            "revealed": sorted(revealed), "marks": dict(sorted(marks.items()))}
+
+
+def place_words(game: Game, name: str) -> str:
+    """A place as players call it: a board's square by its name, a pile by its zone's
+    label (and whose it is)."""
+    if name not in game.site_name:
+        return name
+    site = game.site_name.index(name)
+    zone = game.site_zone[site]
+    if zone.kind != "pile":
+        return name
+    label = zone.label
+    owner = game.site_owner[site]
+    return label if owner is None else f"{label} ({game.seat_name(owner)})"
+
+
+def last_move_words(game: Game, move: dict[str, Any] | None) -> str | None:
+    """A view's `last_move` in words: `Last move (Player 2): yellow large: Pieces left
+    (Player 2) → c1` (at most MOVES_SHOWN pieces named); None when there is none."""
+    if not move:
+        return None
+    grouped: dict[tuple[str, str], list[str]] = {}  # alike pieces from one place go together
+    for m in move["moves"]:
+        same = game.piece_like(m["piece"])
+        name = game.piece_names[same] if same is not None else " ".join(
+            map(str, m["piece"].values()))
+        came = f"{place_words(game, m['from'])} → " if m["from"] else "→ "
+        went = place_words(game, m["to"]) if m["to"] else "out of your sight"
+        grouped.setdefault((name, came), []).append(went)
+    parts = []
+    for (name, came), went in grouped.items():
+        count = f"{len(went)} × " if len(went) > 1 else ""
+        parts.append(f"{count}{name}: {came}{', '.join(dict.fromkeys(went))}")
+    parts += [f"turned up on {place_words(game, p)}" for p in move["revealed"]]
+    if len(parts) > MOVES_SHOWN:
+        parts[MOVES_SHOWN:] = [f"{len(parts) - MOVES_SHOWN} more"]
+    who = f" ({game.seat_name(move['seat'])})" if move.get("seat") else ""
+    return f"Last move{who}: " + "; ".join(parts)
+
+
+MOVES_SHOWN = 4
+"""The last move's words name at most this many pieces (a deal moves many)."""
+
+
+def chose_text(who: str, entry: dict[str, Any]) -> tuple[str, str | None]:
+    """A decision of a view's log in the game's words, and the notation to type for it
+    beside them (None when the words are the notation): `("Player 2 chose: Put your
+    small black on a1", "nS-a1")`. What every log (terminal, browser, spectators')
+    says, so any ruleset reads the same everywhere."""
+    words = entry.get("words")
+    if entry.get("decision") is None:
+        return f"{who} decided (secret)", None
+    if not words:
+        return f"{who} chose {entry['decision']}", None
+    return f"{who} chose: {words}", str(entry["decision"])
+
+
+def revealed_line(who: str, words: str, notation: str) -> str:
+    """A secret pick revealed, in the option's words with its notation beside them."""
+    if words == notation:
+        return f"{who} revealed {notation}"
+    return f"{who} revealed: {words} ({notation})"
 
 
 def is_empty(place: dict[str, Any]) -> bool:

@@ -37,7 +37,7 @@ from interpreter.load.located import Expr
 from interpreter.load.yaml_source import LocatedDict, LocatedList, Source, locate, read_yaml
 from interpreter.run.game import Game, normalize_notation, show_value
 from interpreter.run.state import State
-from interpreter.run.view import redacted_log
+from interpreter.run.view import chose_text, redacted_log
 from interpreter.scenarios.model import Case, Ended, Example, ExampleValue, ScenarioFile, Text
 from interpreter.scenarios.position import (
     Placements,
@@ -688,15 +688,17 @@ def _seat_log_checks(game: Game, state: State, case: Case) -> list[str]:
 
 
 def seat_log_lines(game: Game, state: State, seat: int) -> list[str]:
-    """The log's lines as `seat` may read them: its lines, the others' decisions it may
-    read (`Player 2: notation`), and nothing of what is hidden from it."""
+    """The log's lines as `seat` may read them, as its screen says them: its lines, the
+    decisions it may read (`Player 2 chose: Put your small black on a1  nS-a1`), and
+    nothing of what is hidden from it."""
     out = []
     for entry in redacted_log(game, state, seat):
         if "say" in entry:
             if entry["say"] is not None:
                 out.append(entry["say"])
         elif entry["decision"] is not None:
-            out.append(f"{game.seat_name(entry['seat'])}: {entry['decision']}")
+            said, notation = chose_text(game.seat_name(entry["seat"]), entry)
+            out.append(said if notation is None else f"{said}  {notation}")
     return out
 
 

@@ -43,7 +43,13 @@ from interpreter.load.catalog import shorten
 from interpreter.load.loader import LoadedRuleset
 from interpreter.run.game import Game, Option, normalize_notation
 from interpreter.run.playout import decide
-from interpreter.run.view import SPECTATOR, hides_anything, view
+from interpreter.run.view import (
+    SPECTATOR,
+    chose_text,
+    hides_anything,
+    last_move_words,
+    view,
+)
 from interpreter.serve import protocol
 from interpreter.serve.guard import CreateLimiter, SecurityHeaders, origin_allowed
 from interpreter.serve.protocol import Choose, ProtocolError, Ready, Resync
@@ -189,7 +195,7 @@ class Server:
         """The position as `seat` may see it (None: a spectator), with its options when
         `choosing` and it must decide now."""
         game, state = table.game, table.state
-        seen = view(game, state, SPECTATOR if seat is None else seat)
+        seen = view(game, state, SPECTATOR if seat is None else seat, before=table.before)
         options: list[Option] = []
         if seat is not None and choosing and seat in seen["deciding"] and not table.failure:
             options = game.legal_options(state, seat)
@@ -205,6 +211,7 @@ class Server:
             "table": [{"label": label, "text": text}
                       for label, text in variable_lines(game, seen)],
             "log": log_lines(table, seen["log"]),
+            "last_move": last_move_words(game, seen.get("last_move")),
             "deciding": seen["deciding"],
             "prompt": seen["prompt"],
             "options": [{"index": o.index, "notation": o.notation, "label": o.label,
@@ -331,7 +338,7 @@ class Server:
                 await self.tell(client, f"{exc}; the decision was not made")
             return False
         table.record.decisions = decisions
-        table.state = state
+        table.before, table.state = table.state, state
         return True
 
     def fail(self, table: Table, exc: TabletopError) -> None:
@@ -482,10 +489,9 @@ def log_lines(table: Table, entries: list[dict[str, Any]]) -> list[str]:
         if "say" in entry:
             out.append("(a message about something hidden from you)" if entry["say"] is None
                        else str(entry["say"]))
-        elif entry.get("decision") is None:
-            out.append(f"{game.seat_name(entry['seat'])} decided (secret)")
         else:
-            out.append(f"{game.seat_name(entry['seat'])}: {entry['decision']}")
+            said, notation = chose_text(game.seat_name(entry["seat"]), entry)
+            out.append(said if notation is None else f"{said}  ({notation})")
     return out
 
 

@@ -36,7 +36,13 @@ from interpreter.load.catalog import bundled_names, shorten
 from interpreter.load.loader import LoadedRuleset
 from interpreter.run.game import Game, Option
 from interpreter.run.playout import seat_agents
-from interpreter.run.record import SavedGame, check_ruleset, replay, save_text, write_private
+from interpreter.run.record import (
+    SavedGame,
+    check_ruleset,
+    replay_with_before,
+    save_text,
+    write_private,
+)
 from interpreter.run.state import State
 from interpreter.serve.protocol import CreateRequest
 
@@ -97,6 +103,9 @@ class Table:
     """Why the game cannot go on (the rules went wrong), once they did."""
     seed_chosen: bool = False
     """Its creator chose the seed (and so can know every secret): every player is told."""
+    before: State | None = None
+    """The state just before the last decision, for marking what it moved (None before
+    the first decision made here, and after the server restarts: nothing is marked)."""
 
     @property
     def version(self) -> int:
@@ -355,12 +364,12 @@ class Store:
         loaded = self.load_ruleset(ruleset)
         check_ruleset(saved, loaded, where)
         game = self.game(loaded, saved.options)
-        state = replay(game, saved, where)
+        state, before = replay_with_before(game, saved, where)
         return Table(table_id, game, ruleset, state, saved,
                      {int(k): v for k, v in tokens.items()}, spectator, hotseat,
                      agents=seat_agents(game, saved.seats, saved.seed,
                                          len(saved.decisions), HUMAN),
-                     seed_chosen=chosen)
+                     seed_chosen=chosen, before=before)
 
 
 def _token_ok(value: Any) -> bool:

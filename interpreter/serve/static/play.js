@@ -153,6 +153,7 @@
     $("options").replaceChildren();
     $("confirm-list").replaceChildren();
     $("log").replaceChildren();
+    if ($("last-move")) $("last-move").hidden = true;
     $("state").replaceChildren();
     $("prompt").textContent = "";
     $("status").textContent = "";
@@ -189,12 +190,32 @@
     if (board) $("board").replaceChildren(board);
     else $("board").replaceChildren();
     $("board").classList.toggle("choosing", (msg.options || []).length > 0);
+    markLastMove(msg);
     involved = (msg.options || []).map(involvementOf);
     renderNotes(msg.notes || []);
     renderStatus(msg);
     renderLog(msg.log || []);
     renderTree(msg.view || {}, msg.table || []);
     renderChoices();
+  }
+
+  // The last move outlined on the board (where pieces went, where they came from) and
+  // said in words under it; the server marks only what this seat may see.
+  function markLastMove(msg) {
+    const move = msg.view && msg.view.last_move;
+    const marks = (move && move.marks) || {};
+    for (const [name, part] of Object.entries(marks)) {
+      for (const placeEl of $("board").querySelectorAll(`[data-place="${CSS.escape(name)}"]`)) {
+        placeEl.classList.add(part === "from" ? "tt-last-from" : "tt-last-to");
+      }
+    }
+    let said = $("last-move");
+    if (!said) {
+      said = el("p", { id: "last-move", class: "last-move" });
+      $("board").after(said);
+    }
+    said.textContent = msg.last_move || "";
+    said.hidden = !msg.last_move;
   }
 
   function renderStatus(msg) {
