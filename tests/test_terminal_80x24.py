@@ -147,7 +147,9 @@ def test_no_raw_variable_line(name: str) -> None:
             if "_" in var:  # an id no sentence of the game's words contains
                 assert var not in shown, f"'{var}' printed:\n{shown}"
             said = re.escape(var.replace("_", " "))
-            found = re.search(rf"(?:^|\s|· ){said} (?:Player \d+ )?[^\s…]", table,
+            # a raw dump starts a line or follows another's "·" (`beads Player 1 15 ·
+            # price 0`); inside a sentence the words are the game's ("Double the price ×2")
+            found = re.search(rf"(?:^\s*|· ){said} (?:Player \d+ )?[^\s…]", table,
                               re.MULTILINE)
             assert found is None, f"'{var}' printed raw:\n{shown}"
 
