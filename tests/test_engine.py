@@ -203,8 +203,9 @@ def test_simultaneous_choice() -> None:
     assert pieces_in(game, st, "table") == [card1, card2]
     assert card1 in hand1 and card2 in hand2
     says = [e[1] for e in st.log_entries() if e[0] == "say"]
-    assert says[:2] == [f"Player 1 revealed: {opts1[-1].label} ({opts1[-1].notation})",
-                        f"Player 2 revealed: {opts2[0].label} ({opts2[0].notation})"]
+    theirs = [o.label.replace("your", "their") for o in (opts1[-1], opts2[0])]
+    assert says[:2] == [f"Player 1 revealed: {theirs[0]} ({opts1[-1].notation})",
+                        f"Player 2 revealed: {theirs[1]} ({opts2[0].notation})"]
     assert st.seat_vars["points"] == [game.attributes["rank"][card1],
                                       game.attributes["rank"][card2]]
     assert game.deciding_seats(st) == [2]  # seat 2's turn to bid

@@ -21,7 +21,7 @@ from interpreter.cli.render import log_lines, render_view, zones_split
 from interpreter.compile.game import Game, compile_game
 from interpreter.load.loader import load_ruleset
 from interpreter.run.state import State
-from interpreter.run.view import last_move_words, view
+from interpreter.run.view import last_move_words, told_of, view
 
 RULESETS = Path(__file__).parent / "rulesets"
 BUNDLED = ["caldera", "bottoms-up", "high-rise", "aquarium", "aquarius-rising"]
@@ -71,7 +71,8 @@ def test_each_decision_in_the_log_says_the_options_words_and_its_notation(name: 
         assert entry["decision"] == notation
         if label != notation:
             assert entry["words"] == label
-            assert line == f"{game.seat_name(who)} chose: {label}  {notation}"
+            told = entry.get("said") or f"{game.seat_name(who)}: {told_of(label)}"
+            assert line == f"{told}  {notation}"
 
 
 def test_the_notation_is_dim_beside_the_words() -> None:
@@ -79,7 +80,8 @@ def test_the_notation_is_dim_beside_the_words() -> None:
     state, made = played(game, 2, 1)
     line = log_lines(game, view(game, state, 1)["log"])[0]
     _, notation, label = made[0]
-    assert line.plain == f"Player {made[0][0]} chose: {label}  {notation}"
+    piece_on = label.removeprefix("Put your ")
+    assert line.plain == f"Player {made[0][0]} placed a {piece_on}  {notation}"
     dim = [line.plain[s.start:s.end] for s in line.spans if "dim" in str(s.style)]
     assert dim == [f"  {notation}"]
 
@@ -120,7 +122,7 @@ def test_a_revealed_pick_says_the_options_words_and_notation() -> None:
         state = game.apply(state, seat, option)
     said = [e["say"] for e in view(game, state, 1)["log"] if "say" in e]
     for seat, option in picks.items():
-        assert f"Player {seat} revealed: {option.label} ({option.notation})" in said
+        assert f"Player {seat} revealed: {told_of(option.label)} ({option.notation})" in said
 
 
 def test_hot_seat_and_spectators_logs_say_the_words() -> None:
@@ -133,7 +135,7 @@ def test_hot_seat_and_spectators_logs_say_the_words() -> None:
     spectator = view(Table.game, state, 0)
     seat, notation, label = made[-1]
     assert served_lines(Table, spectator["log"])[-1] == (
-        f"Player {seat} chose: {label}  ({notation})")
+        f"Player {seat} placed a {label.removeprefix('Put your ')}  ({notation})")
 
 
 # -- the last move marked ------------------------------------------------------------------
@@ -247,7 +249,7 @@ def test_computer_players_moves_are_in_words_but_a_playout_keeps_none() -> None:
     assert entry["words"].startswith("Put your ")
     kept = play_game(game, 2, 3, make_agents(2, 3), keep_state=True).final_state
     assert kept is not None
-    assert all(len(e) == 7 for e in kept.log_entries() if e[0] == "decision")
+    assert all(len(e) == 9 for e in kept.log_entries() if e[0] == "decision")
     machine_state = game.new_state(2, 3)
     decide(game, machine_state, game.deciding_seats(machine_state)[0],
            make_agents(2, 3)[1], words=False)

@@ -85,7 +85,7 @@ def test_a_person_against_a_computer_at_caldera(tmp_path: Path) -> None:
                     moved_by_computer += 1
                 message = receive(ws)
             assert message["winners"] and moved_by_computer > 0
-            assert any(line.startswith("Player 2 chose: Move the cap on ")
+            assert any(line.startswith("Player 2 moved the cap on ")
                        for line in message["log"])  # in the option's words
             assert message["last_move"].startswith("Last move (Player ")
             assert "to" in message["view"]["last_move"]["marks"].values()

@@ -104,7 +104,7 @@ def test_the_screens_fit_80x24_and_say_moves_in_words(name: str) -> None:
             # the old notation-only lines: `Player 2: nS-a1`, `Player 1 revealed start-red`
             assert not re.fullmatch(r"\s*Player \d+: \S+", line), shown
             assert not re.fullmatch(r"\s*Player \d+ revealed [^:\s]+", line), shown
-            if re.match(r"Player \d+ chose: ", line):
+            if re.match(r"Player \d+\b.* {2}\S", line):  # words, the notation beside
                 said += 1
     assert said, "\n\n".join(plain)
 

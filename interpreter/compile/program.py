@@ -396,6 +396,7 @@ class ProgramBuilder:
                 id=o.id, names=list(o.for_), sources=sources, lets=lets, where=where,
                 notation=self.template(o.notation, temps, track_pieces=True),
                 label=self.template(o.label or o.notation, temps, track_pieces=True), entry=Label(),
+                said=self.template(o.said, temps, track_pieces=True) if o.said else None,
                 loc=o.loc, weight=LOOP_STEPS + self.pending_weight,
                 source_weights=source_weights, group=self.option_group(o, temps))
             self.pending_weight = outer

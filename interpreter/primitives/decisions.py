@@ -34,6 +34,10 @@ class OptionDef(Node):
     where: Expr | None = Field(default=None, description="only combinations where this holds")
     notation: Template = Field(description="short, stable text players type and logs keep")
     label: Template | None = Field(default=None, description="readable description")
+    said: Template | None = Field(
+        default=None, description="what the log says once it is picked: a sentence in the "
+        "past tense naming the chooser, e.g. \"{seat_name(chooser)} placed a {piece_name(piece)} "
+        "on {place_name(square)}\" (default: the label, told of the chooser)")
     do: Block = Field(default_factory=list, description="what picking it does")
     text: str | None = Field(default=None, description="English for the rulebook, when the "
                              "generated sentence reads poorly")

@@ -457,8 +457,11 @@ class Machine:
                 env.mentioned = []
                 try:
                     notation = spec.render(env, s, (k, tuple(values)), label=False)
-                    words = spec.render(env, s, (k, tuple(values)), label=True)
-                    line = ("say", revealed_line(self.game.seat_name(s), words, notation),
+                    said = spec.render_said(env, s, (k, tuple(values)))
+                    words = said if said is not None else spec.render(
+                        env, s, (k, tuple(values)), label=True)
+                    line = ("say", revealed_line(self.game.seat_name(s), words, notation,
+                                                 said=said is not None),
                             None, tuple(env.mentioned))
                     if spec.on_record:  # revealing is showing it to the whole table
                         line += (tuple(range(1, self.state.players + 1)),)
@@ -478,8 +481,8 @@ class Machine:
                words: bool = True) -> str:
         """Carry out one seat's choice (already checked legal), then run on; returns its
         notation (written once, here, where the log needs it). With `words`, the log
-        also keeps the option's label, for people to read; a playout nobody reads
-        leaves it out (rendering it costs the hot path up to a third)."""
+        also keeps the option's label and its `said`, for people to read; a playout
+        nobody reads leaves them out (rendering them costs the hot path up to a third)."""
         st = self.state
         env = self.env
         budgets = self.game.budgets
@@ -496,17 +499,21 @@ class Machine:
         try:
             bound = spec.bind(env, seat, option)
             notation = kind.notation(env)
+            entry: tuple = ("decision", seat, notation, spec.secret, tuple(mentioned))
             if words:
                 env.mentioned = named = []  # the words may name what the notation does not
                 label = kind.label(env)
+                entry += (label, tuple(named))
+                if kind.said is not None:  # and what the log says, others still
+                    env.mentioned = told = []
+                    said = kind.said(env)
+                    entry += (said, tuple(told))
         except RuleError as exc:
             raise spec._locate(env, option[0], exc).during(st.decisions, self.game.variant
                                                            ) from None
         finally:
             env.mentioned = None
-        st.log = (("decision", seat, notation, spec.secret, tuple(mentioned), label,
-                   tuple(named)) if words else
-                  ("decision", seat, notation, spec.secret, tuple(mentioned)), st.log)
+        st.log = (entry, st.log)
         st._cache = None
         if spec.simultaneous:
             slot = env.locals[spec.slot]

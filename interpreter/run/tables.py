@@ -217,6 +217,8 @@ class OptionKind:
     notation: Compiled
     label: Compiled
     entry: Label
+    said: Compiled | None = None
+    """What the log says once it is picked (the ruleset's `said`), None to tell its label."""
     loc: Location | None = None
     weight: int = 1
     """Steps each candidate costs to consider (its `let`s and `where`)."""
@@ -426,6 +428,11 @@ class ChoiceSpec:
         """The option's notation (or label)."""
         kind = self.kinds[option[0]]
         return self._render(env, seat, option, kind.label if label else kind.notation)
+
+    def render_said(self, env: Any, seat: int, option: tuple[int, tuple]) -> str | None:
+        """What the log says of the option once picked (its `said`), None without one."""
+        said = self.kinds[option[0]].said
+        return None if said is None else self._render(env, seat, option, said)
 
     def _render(self, env: Any, seat: int, option: tuple[int, tuple], text: Compiled) -> str:
         try:

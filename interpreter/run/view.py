@@ -12,6 +12,7 @@ only in what a seat may not see give that seat identical views.
 from __future__ import annotations
 
 import json
+import re
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -273,6 +274,9 @@ def redacted_log(game: Game, state: State, seat: int,
             # piece this seat may not see now (the notation alone is then all it reads)
             if len(entry) > 5 and entry[5] != notation and not hidden.any(entry[6]):
                 line["words"] = entry[5]
+            # and what the option's `said` tells the table, on the same terms
+            if len(entry) > 7 and not hidden.any(entry[8]):
+                line["said"] = entry[7]
             out.append(line)
         else:
             text, seats = entry[1], entry[2]
@@ -373,22 +377,42 @@ MOVES_SHOWN = 4
 
 def chose_text(who: str, entry: dict[str, Any]) -> tuple[str, str | None]:
     """A decision of a view's log in the game's words, and the notation to type for it
-    beside them (None when the words are the notation): `("Player 2 chose: Put your
-    small black on a1", "nS-a1")`. What every log (terminal, browser, spectators')
+    beside them (None when the words are the notation): the option's `said`
+    (`("Player 2 placed a small black on a1", "nS-a1")`), else its label told of the
+    chooser (`"Player 2: Put their small black on a1"`: a label speaks to the chooser,
+    and the log is read by every seat). What every log (terminal, browser, spectators')
     says, so any ruleset reads the same everywhere."""
-    words = entry.get("words")
     if entry.get("decision") is None:
         return f"{who} decided (secret)", None
+    if entry.get("said"):
+        return str(entry["said"]), str(entry["decision"])
+    words = entry.get("words")
     if not words:
         return f"{who} chose {entry['decision']}", None
-    return f"{who} chose: {words}", str(entry["decision"])
+    return f"{who}: {told_of(words)}", str(entry["decision"])
 
 
-def revealed_line(who: str, words: str, notation: str) -> str:
-    """A secret pick revealed, in the option's words with its notation beside them."""
+def revealed_line(who: str, words: str, notation: str, said: bool = False) -> str:
+    """A secret pick revealed, in the option's words (its `said` when `said`, else its
+    label told of the chooser) with its notation beside them."""
+    if said:
+        return f"{words} ({notation})"
     if words == notation:
         return f"{who} revealed {notation}"
-    return f"{who} revealed: {words} ({notation})"
+    return f"{who} revealed: {told_of(words)} ({notation})"
+
+
+_SECOND_PERSON = {"you": "they", "your": "their", "yours": "theirs", "yourself": "themselves"}
+_YOU = re.compile(r"\b(" + "|".join(_SECOND_PERSON) + r")\b", re.IGNORECASE)
+
+
+def told_of(label: str) -> str:
+    """An option's label (said to the chooser: "Put your small on a1") as the log tells
+    it of them ("Put their small on a1"): "you" and "your" in the third person."""
+    def third(m: re.Match[str]) -> str:
+        word = _SECOND_PERSON[m.group(1).lower()]
+        return word.capitalize() if m.group(1)[0].isupper() else word
+    return _YOU.sub(third, label)
 
 
 def is_empty(place: dict[str, Any]) -> bool:

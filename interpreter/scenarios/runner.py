@@ -689,7 +689,7 @@ def _seat_log_checks(game: Game, state: State, case: Case) -> list[str]:
 
 def seat_log_lines(game: Game, state: State, seat: int) -> list[str]:
     """The log's lines as `seat` may read them, as its screen says them: its lines, the
-    decisions it may read (`Player 2 chose: Put your small black on a1  nS-a1`), and
+    decisions it may read (`Player 2 placed a small black on a1  nS-a1`), and
     nothing of what is hidden from it."""
     out = []
     for entry in redacted_log(game, state, seat):

@@ -171,8 +171,9 @@ class _Reader:
         if option.where is not None:
             self.expression(option.where.text, votes)
         self.template(option.notation.text, votes)
-        if option.label is not None:
-            self.template(option.label.text, votes)
+        for words in (option.label, option.said):
+            if words is not None:
+                self.template(words.text, votes)
         self.effects(option.do, votes)
         return {n: _winner(v) for n, v in votes.items() if v}
 
