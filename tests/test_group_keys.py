@@ -19,7 +19,7 @@ from test_play_screen import midgame
 from interpreter.api import load_game
 from interpreter.cli.choosing import OptionGroup, distinct_titles, group_options
 from interpreter.cli.render import legend, zones_split
-from interpreter.cli.screen import groups_inline, turn_screen
+from interpreter.cli.screen import groups_inline, groups_lines, turn_screen
 from interpreter.run.game import Option
 from interpreter.run.view import view
 
@@ -181,3 +181,24 @@ def test_keys_that_are_not_every_combination_are_listed_with_the_legend() -> Non
     text = plain(groups_inline(group_options(options), words=False))
     assert text.startswith("Put your … on … (2 each): [rS] · [rL] · [kS]\n"), text
     assert "Keys: r=red k=black · S=small L=large" in text
+
+
+def test_a_title_cut_after_a_comma_drops_the_comma() -> None:
+    """Aquarius Rising's two ways to build (`…(story 2), matching Fire`, `…(story 2),
+    turned round, matching Fire`): the group's title reads `(story 2) …`."""
+    label = "Build the Fire over Earth card on the house at -2,0 (story 2), {}matching Fire"
+    options = [option(0, "FFEE -2,0 ^2", label.format(""), "build"),
+               option(1, "FFEE -2,0 r ^2", label.format("turned round, "), "build"),
+               option(2, "SSSS 1,0", "Play the Space card on 1,0", "ground"),
+               option(3, "SSSS 0,1", "Play the Space card on 0,1", "ground")]
+    build = next(g for g in group_options(options) if g.options[0].kind == "build")
+    assert build.title == "Build the Fire over Earth card on the house at -2,0 (story 2) …"
+
+
+def test_a_long_key_stands_whole_in_the_one_a_line_list() -> None:
+    """What to type is never cut short at 80 columns; the words are."""
+    pair = [option(0, "FFEE -2,0", "x", "build"), option(1, "FFEE -2,0 r", "y", "build")]
+    groups = [OptionGroup("Build the Fire over Earth card on the house at -2,0 (story 2) …",
+                          pair, "FFEE -2,0"),
+              OptionGroup("Play the …", [option(2, "SSSS 1,0", "z", "ground")] * 2, "ground")]
+    assert "[FFEE -2,0]" in plain(groups_lines(groups))

@@ -153,6 +153,8 @@ def _title(options: Sequence[Option], fallback: str) -> str:
     if len(set(labels)) == 1:
         return labels[0]
     shared = common_words(labels)
+    if shared:  # `(story 2), …` reads `(story 2) …`
+        shared[-1] = shared[-1].rstrip(",;") or shared[-1]
     return (" ".join(shared) + " …") if shared else fallback
 
 

@@ -78,7 +78,8 @@ def _key(group: OptionGroup) -> Text:
 def groups_lines(groups: Sequence[OptionGroup]) -> Table:
     """One group a line: `[pp] Power Play: put your … (38)`."""
     table = Table(box=None, show_header=False, padding=(0, 1))
-    table.add_column(no_wrap=True)
+    keys = [_key(g) for g in groups]  # what to type is never cut short; the words may be
+    table.add_column(no_wrap=True, min_width=max(len(k.plain) for k in keys))
     table.add_column(overflow="ellipsis", no_wrap=True)
     for g in groups:
         count = f" ({len(g.options)})" if len(g.options) > 1 else ""
