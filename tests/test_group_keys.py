@@ -202,3 +202,11 @@ def test_a_long_key_stands_whole_in_the_one_a_line_list() -> None:
                           pair, "FFEE -2,0"),
               OptionGroup("Play the …", [option(2, "SSSS 1,0", "z", "ground")] * 2, "ground")]
     assert "[FFEE -2,0]" in plain(groups_lines(groups))
+
+
+def test_a_glyph_that_is_also_the_style_is_explained_once() -> None:
+    """Hex's stones show their colour as their letter (X = Black): said once, with or
+    without colours."""
+    game = load_game("hex")
+    assert legend(game, stacks=False).plain == "X = Black, O = White."
+    assert legend(game, stacks=False, colour=False).plain == "X = Black, O = White."

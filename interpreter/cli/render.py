@@ -242,7 +242,7 @@ def legend(game: Game, stacks: bool = True, colour: bool = True) -> Text:
     that stacks read bottom to top."""
     pieces = game.ruleset.pieces
     said = ["Stacks read bottom to top"] if stacks else []
-    for attr in [pieces.glyph] + ([pieces.style] if not colour else []):
+    for attr in dict.fromkeys([pieces.glyph] + ([pieces.style] if not colour else [])):
         decl = attr and pieces.attributes.get(attr)
         keys = [(decl.short[v], str(decl.names.get(v, v))) for v in decl.values
                 if v in decl.short] if decl and decl.short else []
