@@ -50,8 +50,8 @@ def test_keys_alone_come_with_what_their_letters_stand_for() -> None:
         text = console.file.getvalue()  # type: ignore[attr-defined]
         keys_line = next(line for line in text.splitlines() if line.startswith("Keys: "))
         assert len(keys_line.rstrip()) <= 80
-        every = re.search(r"\[([^]]+)\]\[([^]]+)\]", text)  # `[p|o|c][M|L]`: all keys
-        assert every, text
+        every = re.search(r"\[([^]]+)\]\[([^]]+)\], e\.g\. \[(\w\w)\]\n", text)
+        assert every, text  # `[p|o|c][M|L], e.g. [pM]`: all keys, and what one looks like
         groups = group_options(game.legal_options(state, seat))
         for group in groups:  # each letter of each key is explained, by its group's words
             assert group.key[0] in every[1].split("|") and group.key[1] in every[2].split("|")

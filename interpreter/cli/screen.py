@@ -101,6 +101,7 @@ def groups_inline(groups: Sequence[OptionGroup], words: bool = True) -> Text:
     line = Text(f"{shared}: " if shared else "")
     if each and letters and _every_key(groups, letters):
         line.append("".join("[" + "|".join(place) + "]" for place in letters), style="bold")
+        line.append(f", e.g. [{groups[0].key}]")  # a letter from each, as one key
     else:
         for i, (g, title) in enumerate(zip(groups, own, strict=True)):
             if i:
