@@ -153,6 +153,8 @@ def _title(options: Sequence[Option], fallback: str) -> str:
     if len(set(labels)) == 1:
         return labels[0]
     shared = common_words(labels)
+    if shared:  # `(story 2), …` reads `(story 2) …`
+        shared[-1] = shared[-1].rstrip(",;") or shared[-1]
     return (" ".join(shared) + " …") if shared else fallback
 
 
@@ -210,12 +212,47 @@ def _group_key(options: Sequence[Option], group: OptionGroup) -> str | None:
 
 def distinct_titles(groups: Sequence[OptionGroup]) -> tuple[str, list[str]]:
     """What all groups' titles share (`Put your … on …`) and each one's own words
-    (`purple small`), for a compact line of groups."""
+    (`purple small`), for a compact line of groups. A title that goes on (`Play the …`,
+    several options) and a whole label (one option) end differently, so words are shared
+    at the end only when every title goes on; and at the start only when something is
+    left of each title, so no group is left without words of its own."""
     titles = [g.title.removesuffix(" …").split() for g in groups]
-    open_end = any(g.title.endswith(" …") for g in groups)
+    open_ends = [g.title.endswith(" …") for g in groups]
     head = common_words([" ".join(t) for t in titles])
-    tails = common_words([" ".join(reversed(t[len(head):])) for t in titles])
-    own = [" ".join(t[len(head):len(t) - len(tails)]) or " ".join(t) for t in titles]
-    shared = " ".join([*head, "…", *reversed(tails), *(["…"] if open_end else [])]
-                      ) if head or tails else ""
+    if any(len(t) == len(head) for t in titles):
+        head = head[:-1]
+    tails: list[str] = []
+    if head and all(open_ends):
+        tails = common_words([" ".join(reversed(t[len(head):])) for t in titles])
+        if any(len(t) - len(head) - len(tails) < 1 for t in titles):
+            tails = []
+    if not head:
+        return "", [g.title for g in groups]
+    shared = " ".join([*head, "…", *reversed(tails), *(["…"] if tails else [])])
+    own = [" ".join(t[len(head):len(t) - len(tails)]) + (" …" if end and not tails else "")
+           for t, end in zip(titles, open_ends, strict=True)]
     return shared, own
+
+
+def key_legend(groups: Sequence[OptionGroup], own: Sequence[str]) -> list[dict[str, str]]:
+    """What each letter of the groups' keys stands for, one mapping a letter's place in
+    the key (`kS`: k, then S), when the key of every group of several options spells its
+    first own words letter by letter, the rest of their words being the same (`[g1]
+    green small pyramid on the …`), and each letter in its place always means one word
+    (`k` black, `S` small); else [] (the keys do not spell words)."""
+    places: list[dict[str, str]] = []
+    rests: set[tuple[str, ...]] = set()
+    for group, words in zip(groups, own, strict=True):
+        if len(group.options) == 1:
+            continue
+        said = words.split()
+        if not group.key or not 2 <= len(group.key) <= len(said):
+            return []
+        rests.add(tuple(said[len(group.key):]))
+        places += [{} for _ in range(len(group.key) - len(places))]
+        for place, letter, word in zip(places, group.key, said, strict=False):
+            if place.setdefault(letter, word) != word:
+                return []
+    if len(rests) != 1 or any(len(set(p.values())) != len(p) for p in places):
+        return []  # the keys leave words unsaid, or a word is spelled two ways
+    return places if sum(len(g.options) > 1 for g in groups) > 1 else []

@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from interpreter.cli.render import legend, stack_text
+from interpreter.cli.render import legend, stack_text, stacked
 from interpreter.run.game import Game
 from interpreter.run.view import board_cell
 
@@ -50,7 +50,8 @@ def hex_board(game: Game, title: str, data: dict[str, Any], colour: bool = True,
         lines.append(line.rstrip() or line)
     lines.append(_letters(cells, 0, cols, half, pitch, label))
     if not compact:
-        lines.append(legend(game))
+        key = legend(game, stacked(places.values()), colour)
+        lines += [key] if key.plain else []
     return Group(*lines)
 
 

@@ -25,7 +25,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.measure import Measurement
 from rich.text import Text
 
-from interpreter.cli.render import legend, marked, piece_text, stack_text
+from interpreter.cli.render import legend, marked, piece_text, stack_text, stacked
 from interpreter.run.game import Game
 from interpreter.run.panels import PanelsInfo
 
@@ -373,7 +373,9 @@ class OpenGridLegend:
     def __rich_console__(self, console: Console, options: ConsoleOptions
                          ) -> Iterator[RenderableType]:
         board = self.board
-        yield legend(board.drawer.game)
+        key = legend(board.drawer.game, stacked(board.places.values()), board.colour)
+        if key.plain:
+            yield key
         yield board.legend(compact=board.layout(options.max_width).region == 1
                            and board.full > 1)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import string
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich import box
@@ -226,22 +226,34 @@ def grid_table(game: Game, title: str, places: dict[str, Any], rows: int, cols: 
         table.add_row(Text(str(r + 1)), *row)
     if compact:  # the legend goes with the piles (zones_split), so the board stays narrow
         return Group(Text(title, style="bold"), table)
-    return Group(Text(title, style="bold"), table, legend(game))
+    key = legend(game, stacked(places.values()), colour)
+    return Group(Text(title, style="bold"), table, *([key] if key.plain else []))
 
 
-def legend(game: Game) -> Text:
-    """How to read a stack: the glyph letters and that stacks read bottom to top."""
+def stacked(places: Iterable[dict[str, Any]]) -> bool:
+    """Whether some place holds more than one piece (then its stack needs reading)."""
+    return any(len(place.get("pieces") or ()) > 1 or (place.get("count") or 0) > 1
+               for place in places)
+
+
+def legend(game: Game, stacks: bool = True, colour: bool = True) -> Text:
+    """How to read the pieces: the glyph letters, what a letter's colour (or, without
+    colours, its first letter) says, and, only when some place holds a stack (`stacks`),
+    that stacks read bottom to top."""
     pieces = game.ruleset.pieces
-    text = Text("Stacks read bottom to top", style="dim")
-    glyph = pieces.glyph and pieces.attributes.get(pieces.glyph)
-    if glyph and glyph.short:
-        keys = ", ".join(f"{glyph.short[v]} = {glyph.names.get(v, v)}"
-                         for v in glyph.values if v in glyph.short)
-        text.append(f"; {keys}", style="dim")
-    if pieces.style:
-        text.append(f"; colour shows the {pieces.style}", style="dim")
-    text.append(".", style="dim")
-    return text
+    said = ["Stacks read bottom to top"] if stacks else []
+    for attr in dict.fromkeys([pieces.glyph] + ([pieces.style] if not colour else [])):
+        decl = attr and pieces.attributes.get(attr)
+        keys = [(decl.short[v], str(decl.names.get(v, v))) for v in decl.values
+                if v in decl.short] if decl and decl.short else []
+        if any(short.lower() != name.lower() for short, name in keys):  # not `X = X`
+            said.append(", ".join(f"{short} = {name}" for short, name in keys))
+    lettered = pieces.glyph or next((a for a in game.attribute_order if a != pieces.style),
+                                    pieces.style)
+    if colour and pieces.style and lettered != pieces.style:  # else the letter says it
+        said.append(f"the letters' colour shows the piece's {pieces.style}")
+    text = "; ".join(said)
+    return Text(text[:1].upper() + text[1:] + ("." if text else ""), style="dim")
 
 
 def slots_table(game: Game, title: str, places: dict[str, Any],
@@ -389,9 +401,11 @@ def zones_split(game: Game, view: dict[str, Any], colour: bool = True, compact: 
         else:
             lines.extend(block)
     lines[:0] = mine
-    if compact and any(data.get("kind") in ("grid", "hex") and data.get("reach") is None
-                       for data in _boards_data(game, view)):
-        lines.append(legend(game))
+    drawn = [data for data in _boards_data(game, view)
+             if data.get("kind") in ("grid", "hex") and data.get("reach") is None]
+    if compact and drawn:
+        key = legend(game, any(stacked(d["places"].values()) for d in drawn), colour)
+        lines += [key] if key.plain else []
     return boards, [*lines, *legends]
 
 

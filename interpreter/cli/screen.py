@@ -12,6 +12,7 @@ Without a known height (output to a file or a pipe) everything is printed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.cli.choosing import OptionGroup, distinct_titles, group_options
+from interpreter.cli.choosing import OptionGroup, distinct_titles, group_options, key_legend
 from interpreter.cli.render import (
     LOG_LINES,
     MANY_OPTIONS,
@@ -77,7 +78,8 @@ def _key(group: OptionGroup) -> Text:
 def groups_lines(groups: Sequence[OptionGroup]) -> Table:
     """One group a line: `[pp] Power Play: put your … (38)`."""
     table = Table(box=None, show_header=False, padding=(0, 1))
-    table.add_column(no_wrap=True)
+    keys = [_key(g) for g in groups]  # what to type is never cut short; the words may be
+    table.add_column(no_wrap=True, min_width=max(len(k.plain) for k in keys))
     table.add_column(overflow="ellipsis", no_wrap=True)
     for g in groups:
         count = f" ({len(g.options)})" if len(g.options) > 1 else ""
@@ -87,23 +89,40 @@ def groups_lines(groups: Sequence[OptionGroup]) -> Table:
 
 def groups_inline(groups: Sequence[OptionGroup], words: bool = True) -> Text:
     """The groups run together: `Put your … on …: [pS] purple small (64) · [pM] …`;
-    without `words`, only their keys and counts: `Put your … on …: [pS] (64) · …`."""
+    without `words`, only their keys and counts, with what the keys' letters stand for
+    on a line of its own (`Keys: p=purple o=orange · S=small M=medium`): a group whose
+    key spells nothing keeps its words, so that every key says what to type it for."""
     shared, own = distinct_titles(groups)
+    letters = [] if words else key_legend(groups, own)
     sizes = {len(g.options) for g in groups}
     each = len(sizes) == 1 and sizes != {1}  # the same count for all: said once
     if each:
         shared = f"{shared} ({sizes.pop()} each)".lstrip()
     line = Text(f"{shared}: " if shared else "")
-    for i, (g, title) in enumerate(zip(groups, own, strict=True)):
-        if i:
-            line.append(" · ", style="dim")
-        line.append_text(_key(g))
-        if len(g.options) > 1:
-            said = [title] if words else []
-            if not each:
+    if each and letters and _every_key(groups, letters):
+        line.append("".join("[" + "|".join(place) + "]" for place in letters), style="bold")
+        line.append(f", e.g. [{groups[0].key}]")  # a letter from each, as one key
+    else:
+        for i, (g, title) in enumerate(zip(groups, own, strict=True)):
+            if i:
+                line.append(" · ", style="dim")
+            line.append_text(_key(g))
+            said = [title] if words or (not letters and len(g.options) > 1) else []
+            if len(g.options) > 1 and not each:
                 said.append(f"({len(g.options)})")
             line.append("".join(f" {w}" for w in said))
+    if letters:
+        line.append("\nKeys: " + " · ".join(
+            " ".join(f"{letter}={word}" for letter, word in place.items())
+            for place in letters), style="dim")
     return line
+
+
+def _every_key(groups: Sequence[OptionGroup], letters: Sequence[dict[str, str]]) -> bool:
+    """Whether the groups' keys are every way of taking one letter of each place
+    (`[r|y|g][S|M|L]` then says them all, in one line)."""
+    keys = {g.key for g in groups}
+    return len(keys) == len(groups) == math.prod(len(place) for place in letters)
 
 
 def options_forms(options: Sequence[Option], what: str = "options"
