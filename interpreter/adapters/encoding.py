@@ -349,7 +349,10 @@ class _Scope:
         self.defines: dict[str, ast.expr | None] = {}
         for key, value in game.ruleset.define.items():
             if "(" not in key:
-                text = value.text if hasattr(value, "text") else value.value.text
+                # a definition written with its words (`value:`, `says:`, `text:`) keeps
+                # its expression under `value`; its `text` is players' words
+                written = getattr(value, "value", value)
+                text = written.text
                 self.defines[key] = _parsed(text)
         self.attribute_values = {v for decl in game.ruleset.pieces.attributes.values()
                                  for v in decl.values if isinstance(v, str)}
