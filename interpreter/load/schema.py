@@ -455,8 +455,8 @@ class Definition(Node):
     text: str | None = Field(
         default=None, max_length=4000,
         description="what it means, in the players' words: the rulebook's players' layer "
-                    "gives it where the score or the ranking uses it (e.g. how the stars "
-                    "of an aquarium are counted)")
+                    "gives it where the score or the ranking uses it (e.g. how a "
+                    "player's points are counted)")
 
 
 class Ruling(Node):
