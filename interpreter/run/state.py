@@ -13,8 +13,9 @@ from typing import Any
 from interpreter.errors import RuleError
 
 LogEntry = tuple
-"""("decision", seat, notation, secret, pieces, words, pieces the words name) or
-("say", text, seats-or-None, pieces
+"""("decision", seat, notation, secret, pieces[, label, pieces the label names[, said,
+pieces the said names]]) (the words only where people read the log: a playout nobody
+reads keeps none) or ("say", text, seats-or-None, pieces
 [, witnesses: the seats that saw the pieces, for a line on the record]):
 `pieces` are the pieces the text describes, so a view can hide the line from a seat
 that may not know one of them."""
