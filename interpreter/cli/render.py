@@ -127,7 +127,7 @@ def list_pieces(game: Game, pieces: Sequence[dict[str, Any]], colour: bool = Tru
         if not p.get("hidden"):
             same = game.piece_like(p)
             name = game.piece_names[same] if same is not None else " ".join(map(str, p.values()))
-            face = game.piece_face(p)
+            face = card_words(game, p)
             if face:
                 name = f"{name} ({face})"
             n, _ = counted.get(name, (0, p))
@@ -138,6 +138,15 @@ def list_pieces(game: Game, pieces: Sequence[dict[str, Any]], colour: bool = Tru
     if hidden:
         parts.append(Text(hidden_pieces(pieces), style="dim"))
     return Text(" · ").join(parts) if parts else Text("nothing", style="dim")
+
+
+def card_words(game: Game, piece: dict[str, Any]) -> str:
+    """What a card shows besides its name, as its face draws it: its corner and its
+    icons repeated (`$3 ★★`); else its `face` attributes (`$3 2★`)."""
+    card = game.piece_card(piece)
+    if card is not None and (card.corner or card.icons):
+        return " ".join(part for part in (card.corner, card.icons) if part)
+    return game.piece_face(piece)
 
 
 def hidden_pieces(pieces: Sequence[dict[str, Any]]) -> str:

@@ -72,7 +72,7 @@ from interpreter.load.loader import LoadedRuleset, explain_variant
 from interpreter.load.located import Expr
 from interpreter.load.schema import Definition, OptionDecl, PieceSet, ZoneDecl
 from interpreter.run.budget import kept
-from interpreter.run.game import Game, normalize_notation, show_value
+from interpreter.run.game import CardShown, Game, normalize_notation, show_value
 from interpreter.run.machine import Env, Machine
 from interpreter.run.panels import PanelsInfo
 from interpreter.run.tables import (
@@ -607,6 +607,8 @@ class _Compiler:
         namer = g.piece_namer = self.piece_namer()
         starts: list[tuple[str, int | None, Any]] = []
         kind_ids: dict[tuple, int] = {}
+        self.piece_sets: list[PieceSet] = []
+        """Each piece's set (for its card face)."""
         for ps in decl.sets:
             combos_axes = []
             for attr in g.attribute_order:
@@ -652,7 +654,9 @@ class _Compiler:
                              if v is not None}
                     g.piece_names.append(namer(names))
                     g.piece_codes.append(self.piece_code(combo))
-                    g.piece_shapes.append(ps.shape or decl.shape)
+                    g.piece_shapes.append(ps.shape or decl.shape or (
+                        "card" if ps.card or decl.card else None))
+                    self.piece_sets.append(ps)
                     g.piece_backs.append(ps.back)
                     g.has_backs = g.has_backs or ps.back is not None
                     starts.append((ps.start.text, ps.seat, ps.start.loc))
@@ -998,6 +1002,109 @@ class _Compiler:
                 values.append(value)
             g.piece_heights = values
 
+    def card_faces(self) -> None:
+        """Each card's face (pieces.card, or its set's `card`), its templates and icon
+        count compiled once and worked out per kind of card now: a bad one is an error
+        where it is written, not a surprise while drawing."""
+        g = self.game
+        decl = self.rs.pieces
+        compiled: dict[int, Callable[[int, dict[str, str]], CardShown] | None] = {}
+        shown: dict[tuple[int, int], CardShown] = {}
+        for piece, ps in enumerate(self.piece_sets):
+            if g.piece_shapes[piece] != "card":
+                g.piece_cards.append(None)
+                continue
+            face = ps.card or decl.card
+            if id(face) not in compiled:
+                compiled[id(face)] = self.card_face(face)
+            make = compiled[id(face)]
+            key = (id(face), g.piece_kind_id[piece])
+            if make is None:
+                g.piece_cards.append(CardShown(g.piece_names[piece]))
+                continue
+            if key not in shown:
+                names = {a: data_text(v) if isinstance(v, list)
+                         else decl.attributes[a].names.get(v, str(v))
+                         for a in g.attribute_order
+                         if (v := g.attributes[a][piece]) is not None}
+                shown[key] = make(piece, names)
+            g.piece_cards.append(shown[key])
+
+    def card_face(self, face: Any) -> Callable[[int, dict[str, str]], CardShown] | None:
+        """How one `card:` makes a card's face from a piece and its values' names (None
+        when a part of it is broken: the error is reported, the card shows its name)."""
+        g = self.game
+        order = list(g.attribute_order)
+        attrs = self.rs.pieces.attributes
+        if face is not None and face.band is not None and face.band not in attrs:
+            self.error(f"card: band names '{face.band}', which is not an attribute",
+                       face.key_loc("band"), did_you_mean(face.band, attrs))
+        scope = self.scope([*order, "piece"])
+        parts: dict[str, Callable[[Env], Any] | None] = {"title": None, "corner": None}
+        for key in parts:
+            text = getattr(face, key) if face is not None else None
+            if text is None:
+                continue
+            try:
+                parts[key] = compile_template(text.text, scope, lambda v: show_value(g, v))
+            except ExpressionError as exc:
+                self.diagnostics.append(located(exc, text.loc, self.source))
+                return None
+        icons = None
+        if face is not None and face.icons is not None:
+            icons = self.expr(face.icons, ["piece"])
+            if icons is _broken:
+                return None
+        failed: list[bool] = []
+
+        def run(what: str, part: Callable[[Env], Any], env: Env) -> Any:
+            try:
+                return part(env)
+            except (RuleError, BrokenRuleset, AttributeError, TypeError, KeyError) as exc:
+                loc = getattr(face, what).loc
+                if not failed:
+                    failed.append(True)
+                    self.error(f"card {what}: a card's face can only use its attributes "
+                               f"({', '.join(order)}) and piece: "
+                               f"{getattr(exc, 'message', exc)}", loc)
+                return None
+
+        def make(piece: int, names: dict[str, str]) -> CardShown:
+            env = Env(g, _NO_STATE)
+            env.temps.update({a: names.get(a, "") for a in order})
+            env.temps["piece"] = piece
+            title = g.piece_names[piece]
+            if parts["title"] is not None:
+                title = " ".join(str(run("title", parts["title"], env) or "").split())
+            corner = (self.default_corner(piece) if parts["corner"] is None else
+                      " ".join(str(run("corner", parts["corner"], env) or "").split()))
+            drawn = ""
+            if icons is not None and face.icon:
+                count = run("icons", icons, env)
+                if isinstance(count, bool) or not isinstance(count, int) or not (
+                        0 <= count <= 12):
+                    if count is not None and not failed:
+                        failed.append(True)
+                        self.error(f"card icons gives {g.piece_names[piece]} {count!r} "
+                                   "icons: a whole number from 0 to 12", face.icons.loc)
+                    count = 0
+                drawn = face.icon * count
+            return CardShown(title, corner, drawn, face.band if face is not None else None)
+        return make
+
+    def default_corner(self, piece: int) -> str:
+        """A card's corner when its face does not say: its `face` attributes (`$3 2★`),
+        else the short form (else the value) of its first number-valued attribute."""
+        g = self.game
+        attrs = self.rs.pieces.attributes
+        if self.rs.pieces.face:
+            return g.piece_face({a: g.attributes[a][piece] for a in g.attribute_order})
+        for a in g.attribute_order:
+            v = g.attributes[a][piece]
+            if isinstance(v, int) and not isinstance(v, bool) and not attrs[a].data:
+                return str(attrs[a].short.get(v) or v)
+        return ""
+
     def program(self) -> None:
         g = self.game
         rs = self.rs
@@ -1142,6 +1249,7 @@ class _Compiler:
         self.place_pieces(starts)
         self.variables()
         self.panels_and_heights()
+        self.card_faces()
         for name, (params, body) in self.def_bodies.items():
             if not params:
                 try:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.load.data_values import data_text
 from interpreter.load.schema import NAMED_COLOURS
+from interpreter.run.game import CardShown
 from interpreter.run.view import (
     COUNT_ABOVE,
     ROW_OF_SLOTS,
@@ -55,6 +56,11 @@ PALETTE = ["#e3c77a", "#6fb35a", "#c4845a", "#6f9fd8", "#d68fc0", "#4fb3a4", "#e
 field, city; a tic-tac-toe mark), by the value's place among the attribute's values: the
 colours are far enough apart to tell the first several values apart."""
 UNKNOWN = "#9a9a9a"
+BACK = "#3d4a66"
+BACK_LINE = "#8d9bbd"
+"""A card face down: a dark slate back with a paler lattice (never a face's colour)."""
+ICON_INK = "#8a6d00"
+"""Icons repeated on a card (stars): dark gold, readable on the card's ivory."""
 HIDDEN = "#b5b5b5"
 PLAIN = "#efe7d6"
 """A piece that lacks the colouring attribute and has no coloured value (a die): plain
@@ -267,6 +273,20 @@ def paint_of(spec: str) -> Paint:
     return Paint(word if word.startswith("#") else COLOURS.get(word, UNKNOWN))
 
 
+def _q(text: str) -> str:
+    """An attribute value in double quotes."""
+    return f'"{text}"'
+
+
+def _band_path(x: float, y: float, w: float, h: float, r: float) -> str:
+    """A card's band: a rectangle whose top corners are rounded like the card's."""
+    r = max(0.0, min(r, w / 2, h))
+    return (f"M{_num(x)},{_num(y + h)} L{_num(x)},{_num(y + r)} "
+            f"Q{_num(x)},{_num(y)} {_num(x + r)},{_num(y)} L{_num(x + w - r)},{_num(y)} "
+            f"Q{_num(x + w)},{_num(y)} {_num(x + w)},{_num(y + r)} "
+            f"L{_num(x + w)},{_num(y + h)} Z")
+
+
 def _num(x: float) -> str:
     """Coordinates with at most one decimal, always written the same way."""
     text = f"{x:.1f}"
@@ -406,6 +426,57 @@ class PieceStyle:
         if first is None:
             return Paint(PLAIN)
         return Paint(tint(self.value_paint(first, piece[first]).colour, 0.5))
+
+    def card_face(self, piece: dict[str, Any]) -> CardShown:
+        """What the card shows (pieces.card, worked out when the game compiled); a card
+        the game does not know (a made-up view) shows its name."""
+        found = self.game.piece_card(piece)
+        return found if found is not None else CardShown(self.name(piece))
+
+    def card_band(self, piece: dict[str, Any], face: CardShown) -> tuple[Paint, str]:
+        """A card's band and the mark of the value that colours it (so colour is never
+        the only sign): the face's `band` attribute, else the band as before."""
+        attr = face.band if face.band in piece else None
+        if attr is None:
+            if self.colour_attr is not None and self.colour_attr in piece:
+                attr = self.colour_attr
+            else:
+                attr = next((a for a in self.order if a in piece and a != self.colour_attr
+                             and self._named_paint(a, piece[a]) is not None), None)
+        if attr is None:
+            return self.band(piece), ""
+        return self.value_paint(attr, piece[attr]), self.mark(attr, piece[attr])
+
+    def colour_mark(self, piece: dict[str, Any], shown: str) -> str:
+        """The mark of the piece's colour, to print beside `shown` (what it already
+        says); empty when that already names the colour, or the piece has none."""
+        attr = self.colour_attr
+        if piece.get("hidden") or attr is None or attr not in piece:
+            return ""
+        mark = self.mark(attr, piece[attr])
+        return "" if mark == shown or self.glyph(piece) == self.value_glyph(
+            attr, piece[attr]) else mark
+
+    def die_number(self, piece: dict[str, Any]) -> int | None:
+        """The number a die shows: its glyph attribute's, else its first whole number."""
+        for attr in ([self.glyph_attr] if self.glyph_attr else []) + self.order:
+            v = piece.get(attr)
+            if isinstance(v, int) and not isinstance(v, bool):
+                return v
+        return None
+
+    def mark(self, attr: str, value: Any) -> str:
+        """A coloured value's mark, for readers who cannot tell its colour: its glyph,
+        else its short form, else its name's initial (capital)."""
+        a = self.attrs.get(attr)
+        if a is None or isinstance(value, list):
+            return ""
+        if value in a.glyphs:
+            return str(a.glyphs[value])
+        short = a.short.get(value)
+        if short:
+            return str(short)
+        return str(a.names.get(value, value))[:1].upper()
 
     # -- panels ---------------------------------------------------------------------------
 
@@ -555,6 +626,19 @@ def _pyramid_label(label: str, half: float, h: float) -> tuple[str, float]:
     return "", size
 
 
+_FLAT = ("card", "disc", "square", "die")
+"""Shapes that a hidden piece keeps (a hidden die is a blank tile, not a pyramid)."""
+_PIPS: dict[int, list[tuple[float, float]]] = {
+    1: [(0.5, 0.5)],
+    2: [(0.27, 0.27), (0.73, 0.73)],
+    3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
+    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+    5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
+    6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
+}
+"""Where a die's pips lie on its face (fractions of its side)."""
+
+
 class _Canvas:
     def __init__(self, targets: bool = False) -> None:
         self.parts: list[str] = []
@@ -599,7 +683,8 @@ class _Canvas:
         code = style.code(piece)
         if code == "?":
             return
-        self.parts.insert(start, f'<g class="tt-piece" data-piece="{escape(code)}">')
+        self.parts.insert(start, f'<g class="tt-piece" data-piece="{escape(code)}" '
+                                 f'role="img" aria-label="{escape(style.name(piece))}">')
         self.add("</g>")
 
     def text(self, x: float, y: float, content: str, size: float = 12, anchor: str = "start",
@@ -630,7 +715,7 @@ class _Canvas:
             self.panel_card(style, piece, cx - w / 2, base - h, w, h)
         elif shape == "card":
             self.card(style, piece, cx, base, height, fill, title)
-        elif style.is_pyramid(piece) or piece.get("hidden"):
+        elif style.is_pyramid(piece) or (piece.get("hidden") and shape not in _FLAT):
             rank = style.size_rank(piece) if not piece.get("hidden") else 0.5
             half = unit * (0.45 + 0.55 * rank)
             h = height
@@ -642,56 +727,210 @@ class _Canvas:
                 if text:
                     self.text(cx, base - 2.5, text, size=size, anchor="middle",
                               weight="bold", fill=paint.ink)
+                    self._pyramid_mark(style.colour_mark(piece, text), cx, base, half,
+                                       h, size, paint)
+        elif shape == "die" and not piece.get("hidden"):
+            self.die(style, piece, cx, base, min(height, unit * 1.6), paint, title)
         else:
             side = min(height, unit * 1.1)
-            self.add(f'<rect x="{_num(cx - side / 2)}" y="{_num(base - side)}" '
-                     f'width="{_num(side)}" height="{_num(side)}" rx="3" '
-                     f'{paint.attrs()}>{title}</rect>')
-            text, size = fit_text(label, side - 4, min(11, side * 0.6))
+            if shape == "disc":
+                self.add(f'<circle cx="{_num(cx)}" cy="{_num(base - side / 2)}" '
+                         f'r="{_num(side / 2)}" {paint.attrs()}>{title}</circle>')
+                room = side * 0.72
+            else:
+                self.add(f'<rect x="{_num(cx - side / 2)}" y="{_num(base - side)}" '
+                         f'width="{_num(side)}" height="{_num(side)}" rx="3" '
+                         f'{paint.attrs()}>{title}</rect>')
+                room = side - 4
+            mark = style.colour_mark(piece, label)
+            if mark and side >= 20:  # the colour's mark beside the glyph
+                label = f"{mark}{label}" if label else mark
+            text, size = fit_text(label, room, min(11, side * 0.6))
             if text:
                 self.text(cx, base - side / 2 + size * 0.36, text, size=size,
                           anchor="middle", weight="bold", fill=paint.ink)
 
+    def _pyramid_mark(self, mark: str, cx: float, base: float, half: float, h: float,
+                      below: float, paint: Paint) -> None:
+        """A pyramid's colour mark, above its size letter (of size `below`) where the
+        triangle is wide enough: colour is never the only sign of a pyramid's colour."""
+        if not mark:
+            return
+        baseline = base - 2.5 - below * 0.74 - 1.5
+        size = min(below * 0.9, 8.5)
+        while size >= 5:
+            rise = base - (baseline - size * 0.74)  # the mark's top, above the foot
+            room = 2 * half * max(0.0, 1 - rise / h) - 1.5
+            if text_width(mark, size, True) <= room:
+                self.text(cx, baseline, mark, size=size, anchor="middle", weight="bold",
+                          fill=paint.ink)
+                return
+            size -= 0.5
+
+    def die(self, style: PieceStyle, piece: dict[str, Any], cx: float, base: float,
+            side: float, paint: Paint, title: str) -> None:
+        """A die showing its number as pips (1 to 6; another number as digits)."""
+        x, y = cx - side / 2, base - side
+        self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(side)}" '
+                 f'height="{_num(side)}" rx="{_num(side * 0.18)}" {paint.attrs()}>'
+                 f'{title}</rect>')
+        number = style.die_number(piece)
+        spots = _PIPS.get(number) if number is not None else None
+        if spots is None or side < 12:
+            text, size = fit_text(style.glyph(piece), side - 4, min(11, side * 0.6))
+            if text:
+                self.text(cx, base - side / 2 + size * 0.36, text, size=size,
+                          anchor="middle", weight="bold", fill=paint.ink)
+            return
+        r = side * 0.09
+        for px, py in spots:
+            self.add(f'<circle cx="{_num(x + side * px)}" cy="{_num(y + side * py)}" '
+                     f'r="{_num(r)}" fill="{paint.ink}"/>')
+
     def card(self, style: PieceStyle, piece: dict[str, Any], cx: float, base: float,
              height: float, fill: str, title: str) -> None:
-        """A card standing on `base`: a white card with a band of its colour at the top
-        and its code; face down (hidden), a grey back."""
+        """A card standing on `base` (drawn 1.1 × `height` tall, 0.7 as wide), drawn from
+        its face (pieces.card): a rounded card with a band of its colour across the top
+        holding its corner number and its colour's mark, its title in the middle and its
+        icons under it; a large card repeats its corner bottom right. Detail drops as the
+        card shrinks (small: band, mark, corner and title; tiny: band and one word). Face
+        down, a patterned back with its `back` words."""
         h = height * 1.1
         w = h * 0.7
         x, y = cx - w / 2, base - h
+        r = max(2.0, w * 0.09)
         if piece.get("hidden"):
-            self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
-                     f'rx="3" fill="{HIDDEN}" stroke="#555" stroke-width="1">{title}</rect>')
+            self._card_back(piece, x, y, w, h, r, title)
             return
-        band = style.band(piece)
+        face = style.card_face(piece)
+        band, mark = style.card_band(piece, face)
         self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
-                 f'rx="3" fill="#ffffff" stroke="#555" stroke-width="1">{title}</rect>')
-        extra = (f' fill-opacity="{CLEAR_OPACITY}" stroke="{band.stroke}" stroke-width="0.8" '
-                 'stroke-dasharray="3,1.6"') if band.clear else ""
-        self.add(f'<rect x="{_num(x + 1)}" y="{_num(y + 1)}" width="{_num(w - 2)}" '
-                 f'height="{_num(h * 0.3)}" rx="2" '
-                 f'fill="{CLEAR_TINT if band.clear else band.colour}"{extra}/>')
-        face = style.face(piece)
-        at = y + h * (0.6 if face else 0.72)
-        code = style.code(piece)
-        if code:  # (a card without a code is told by its band and face alone)
-            self._card_code(code, cx, at, w)
-        if face:
-            face, size = fit_text(face, w - 3, 8.0, least=4.5, bold=False)
-            self.text(cx, y + h * 0.88, face, size=size, anchor="middle")
-
-    def _card_code(self, code: str, cx: float, at: float, w: float) -> None:
-        """A card's code across it: on one line, or on two broken where letters end when
-        too long for one (`rainbow1$0`)."""
-        size = min(9.0, (w - 4) / text_width(code, 1.0, bold=True))
-        halves = _halves(code)
-        split = min(8.0, (w - 4) / max(text_width(t, 1.0, bold=True) for t in halves))
-        if size >= 7 or size >= split:
-            self.text(cx, at, code, size=size, anchor="middle", weight="bold")
+                 f'rx="{_num(r)}" fill="#fffdf8" stroke="#4a4437" stroke-width="1">'
+                 f'{title}</rect>')
+        bh = h * (0.3 if h < 36 else 0.22)
+        self.add(f'<path d="{_band_path(x + 1, y + 1, w - 2, bh, r - 0.8)}" '
+                 f'{band.attrs(0.6) if band.clear else f"fill={_q(band.colour)}"}/>')
+        ink = band.ink
+        corner = face.corner
+        if mark:  # the colour's mark, on a white disc at the band's right
+            mr = min(bh * 0.36, w * 0.16)
+            mx, my = x + w - 2 - mr, y + 1 + bh / 2
+            self.add(f'<circle cx="{_num(mx)}" cy="{_num(my)}" r="{_num(mr)}" '
+                     'fill="#ffffff" stroke="#4a4437" stroke-width="0.6"/>')
+            text, size = fit_text(mark, mr * 1.6, mr * 1.3, least=3.5)
+            if text:
+                self.text(mx, my + size * 0.36, text, size=size, anchor="middle",
+                          weight="bold", fill=DARK_INK)
+            room = w - 2 * mr - 6
+        else:
+            room = w - 4
+        if corner and h >= 36:  # the corner number, left in the band
+            text, size = fit_text(corner, room, min(bh * 0.72, 13.0), least=4.5)
+            if text:
+                self.text(x + 3, y + 1 + bh / 2 + size * 0.36, text, size=size,
+                          weight="bold", fill=ink)
+        body_top, body = y + bh + 1, h - bh - 2
+        if h < 36:  # tiny: the one thing that tells it apart
+            word = corner or face.title
+            text, size = fit_text(word, w - 3, min(body * 0.55, 11.0), least=4.0)
+            if text:
+                self.text(cx, body_top + body / 2 + size * 0.36, text, size=size,
+                          anchor="middle", weight="bold")
             return
-        for k, half in enumerate(halves):
-            self.text(cx, at - split * (0.8 - k * 1.05), half, size=split,
-                      anchor="middle", weight="bold")
+        icons = face.icons
+        icon_room = body * (0.26 if icons else 0.0)
+        foot = body * (0.16 if h >= 70 and corner else 0.04)
+        self._card_title(face.title, cx, body_top, w - 5, body - icon_room - foot)
+        if icons:
+            self._card_icons(icons, cx, body_top + body - icon_room - foot, w - 4, icon_room)
+        if corner and h >= 70:  # repeated bottom right, as on a real card
+            size = min(9.0, foot * 0.75)
+            text, size = fit_text(corner, w * 0.5, size, least=4.5)
+            if text:
+                self.text(x + w - 3, y + h - 3, text, size=size, anchor="end",
+                          weight="bold", fill="#4a4437")
+
+    def _card_title(self, title: str, cx: float, top: float, width: float,
+                    room: float) -> None:
+        """A card's words, as large as fit in `width` × `room`, in up to three lines
+        broken between words."""
+        if not title or room <= 4:
+            return
+        size = min(14.0, room * 0.45)
+        while size > 4.5:
+            lines = wrap_words(title, width, size, bold=True)
+            if (len(lines) <= 3 and len(lines) * size * 1.15 <= room
+                    and all(text_width(line, size, True) <= width for line in lines)):
+                break
+            size -= 0.5
+        else:
+            text, size = fit_text(title, width, 4.5, least=4.0)
+            lines = [text] if text else []
+        first = top + room / 2 - (len(lines) - 1) * size * 0.575 + size * 0.36
+        for k, line in enumerate(lines):
+            self.text(cx, first + k * size * 1.15, line, size=size, anchor="middle",
+                      weight="bold")
+
+    def _card_icons(self, icons: str, cx: float, top: float, width: float,
+                    room: float) -> None:
+        """A card's icon repeated (★★★) in one row, or two when one is too narrow; when
+        even that would be too small to read, the count and one icon (`5★`)."""
+        one = icons[:1]
+        for rows in (1, 2):
+            per_row = -(-len(icons) // rows)
+            size = min(room / rows * 0.9, width / (per_row * _char_em(one)), 12.0)
+            if size >= 5.5:
+                break
+        else:
+            text, size = fit_text(f"{len(icons)}{one}", width, min(room * 0.8, 10.0),
+                                  least=4.0)
+            self.text(cx, top + room / 2 + size * 0.36, text, size=size, anchor="middle",
+                      fill=ICON_INK)
+            return
+        chunks = [icons[i:i + per_row] for i in range(0, len(icons), per_row)]
+        line = room / len(chunks)
+        for k, chunk in enumerate(chunks):
+            self.text(cx, top + line * k + line / 2 + size * 0.36, chunk, size=size,
+                      anchor="middle", fill=ICON_INK)
+
+    def _card_back(self, piece: dict[str, Any], x: float, y: float, w: float, h: float,
+                   r: float, title: str) -> None:
+        """A card face down: a dark back with a lattice inside a frame, and its `back`
+        words (what every seat sees) when there is room."""
+        self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
+                 f'rx="{_num(r)}" fill="{BACK}" stroke="#2c3446" stroke-width="1">'
+                 f'{title}</rect>')
+        inset = max(2.0, w * 0.1)
+        ix, iy, iw, ih = x + inset, y + inset, w - 2 * inset, h - 2 * inset
+        if iw > 4 and ih > 4:
+            step = max(4.0, iw / 3)
+            lines = []
+            k = -ih
+            while k < iw:
+                lines.append(f"M{_num(ix + max(k, 0))},{_num(iy + max(-k, 0))} "
+                             f"L{_num(ix + min(k + ih, iw))},{_num(iy + min(iw - k, ih))}")
+                lines.append(f"M{_num(ix + iw - max(k, 0))},{_num(iy + max(-k, 0))} "
+                             f"L{_num(ix + iw - min(k + ih, iw))},"
+                             f"{_num(iy + min(iw - k, ih))}")
+                k += step
+            self.add(f'<path d="{" ".join(lines)}" stroke="{BACK_LINE}" stroke-width="0.8" '
+                     'fill="none"/>')
+            self.add(f'<rect x="{_num(ix)}" y="{_num(iy)}" width="{_num(iw)}" '
+                     f'height="{_num(ih)}" rx="{_num(r * 0.6)}" fill="none" '
+                     f'stroke="{BACK_LINE}" stroke-width="1"/>')
+        back = piece.get("back")
+        if isinstance(back, str) and back and h >= 40:
+            lines = wrap_words(back, iw - 2, 7.0, bold=True)[:3]
+            size = min(8.0, min((iw - 2) / max(text_width(t, 1.0, True) for t in lines),
+                                ih / (len(lines) * 1.3)))
+            if size >= 4.5:
+                bh = len(lines) * size * 1.2 + 3
+                self.add(f'<rect x="{_num(ix + 1)}" y="{_num(y + h / 2 - bh / 2)}" '
+                         f'width="{_num(iw - 2)}" height="{_num(bh)}" rx="2" fill="{BACK}"/>')
+                first = y + h / 2 - (len(lines) - 1) * size * 0.6 + size * 0.36
+                for k, line in enumerate(lines):
+                    self.text(x + w / 2, first + k * size * 1.2, line, size=size,
+                              anchor="middle", weight="bold", fill="#ffffff")
 
     # -- pieces with panels, seen from above ----------------------------------------------
 
@@ -1357,7 +1596,7 @@ def legend_svg(game: Game, pieces: list[dict[str, Any]], title: str) -> str:
     inside one), so no label runs into the next piece."""
     style = PieceStyle(game)
     c = _Canvas()
-    icon, gap = 44.0, 16.0
+    icon, gap = (60.0 if style.cards else 44.0), 16.0
     names = [(p, style.name(p), style.face(p)) for p in pieces]
     per_row, label = _legend_columns([n for _, n, _ in names], icon, gap)
     items: list[tuple[dict[str, Any], list[tuple[str, float]]]] = []
@@ -1369,7 +1608,7 @@ def legend_svg(game: Game, pieces: list[dict[str, Any]], title: str) -> str:
         items.append((p, [(line, min(LEGEND_TEXT, label / max(
             text_width(line, 1.0), 0.1))) for line in lines]))
     column = (WIDTH - 20 + gap) / per_row
-    tall = 58.0 if style.cards else 44.0
+    tall = 82.0 if style.cards else 44.0
     y = 8.0
     for start in range(0, len(items), per_row):
         row = items[start:start + per_row]
@@ -1377,8 +1616,8 @@ def legend_svg(game: Game, pieces: list[dict[str, Any]], title: str) -> str:
         for col, (p, lines) in enumerate(row):
             gx = 10 + col * column
             middle = y + height / 2
-            if style.cards:  # a card is read by what is printed on it: draw it larger
-                c.piece(style, p, gx + 20, middle + 26, 16, 46)
+            if style.shape_of(p) == "card":  # read by what is printed on it: large
+                c.piece(style, p, gx + 26, middle + 38, 16, 69)
             elif style.is_pyramid(p) or style.paneled(p):
                 c.piece(style, p, gx + 20, middle + 17, 16, 34)
             else:  # a tile (a die): as tall as a pyramid's middle

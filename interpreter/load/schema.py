@@ -213,6 +213,38 @@ class PanelsDecl(Node):
         "quarter")
 
 
+SHAPES = ("pyramid", "card", "disc", "square", "die")
+"""How pictures may draw a piece: a pyramid in profile, a card with its face, a disc, a
+square tile, or a die showing pips for its number."""
+Shape = Literal["pyramid", "card", "disc", "square", "die"]
+
+
+class CardFace(Node):
+    """How a card's face is drawn from its data (in the rulebook's pictures, the
+    browser's table and the terminal's lists): a band of colour across the top with the
+    card's mark, a title, a number in the corners and an icon repeated. Each text is a
+    template like pieces.name (each attribute stands for the name of the piece's value,
+    `piece` for the piece itself); an empty result draws nothing."""
+
+    band: str | None = Field(
+        default=None, description="attribute whose value's colour fills the band across the "
+        "top, with the value's mark (its glyph, short form or initial) so that the colour "
+        "is never the only sign; default: the attribute that colours the pieces")
+    title: Template | None = Field(
+        default=None, description="the card's words, large in its middle (a text template "
+        "as pieces.name), e.g. '{size}'; default: the piece's name")
+    corner: Template | None = Field(
+        default=None, description="small text in the top-left corner, repeated bottom-right "
+        "on a large card (a text template), e.g. '${value}'; default: the short form of the "
+        "first number-valued attribute the piece has, if any")
+    icon: str | None = Field(
+        default=None, min_length=1, max_length=4, description="a symbol printed `icons` "
+        "times under the title, e.g. ★")
+    icons: Expr | None = Field(
+        default=None, description="how many times the icon is printed: an expression using "
+        "`piece`, e.g. piece.stars (a whole number, 0 to 12)")
+
+
 class PieceSet(Node):
     """A set of pieces: one piece per combination of the listed attribute values, and
     per row of its table when it has one (cards whose numbers differ card by card)."""
@@ -241,9 +273,12 @@ class PieceSet(Node):
     start: Name = Field(description="the zone the pieces begin in (before setup)")
     seat: int | None = Field(default=None, ge=1, description="with a per-seat start zone: "
                              "whose pile the pieces begin in")
-    shape: Literal["pyramid", "card"] | None = Field(
+    shape: Shape | None = Field(
         default=None, description="how the pictures draw this set's pieces (instead of "
         "pieces.shape)")
+    card: CardFace | None = Field(
+        default=None, description="how this set's cards' faces are drawn, instead of "
+        "pieces.card (fish cards and action cards differ)")
     back: str | None = Field(
         default=None, min_length=1, max_length=80,
         description="what a piece of this set shows when it is hidden (a card's back, "
@@ -280,10 +315,15 @@ class PiecesDecl(Node):
     attributes: dict[str, AttributeDecl]
     sets: list[PieceSet] = Field(min_length=1)
     glyph: str | None = Field(default=None, description="attribute drawn as the piece's letter")
-    shape: Literal["pyramid", "card"] | None = Field(
-        default=None, description="how the rulebook's pictures draw a piece: a pyramid in "
-        "profile, or a card (its code on a band of its colour); default: pyramids for "
-        "pieces with a size, small tiles for others")
+    shape: Shape | None = Field(
+        default=None, description="how the pictures draw a piece: pyramid (in profile, as "
+        "wide as its size), card (its face: see pieces.card), disc, square (a tile), or die "
+        "(pips for its glyph attribute's number, else its first number); default: pyramids "
+        "for pieces with a size, square tiles for others")
+    card: CardFace | None = Field(
+        default=None, description="how a card's face is drawn from its data (pieces drawn "
+        "as cards); without it a card shows its name, a band of its colour and a number "
+        "in its corner")
     style: str | None = Field(default=None, description="attribute that colours the piece")
     face: list[str] = Field(
         default_factory=list, description="attributes printed on a card's face in the "

@@ -8,6 +8,7 @@ compile.game.compile_game fills a Game in; nothing here compiles anything.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,26 @@ if TYPE_CHECKING:
     from interpreter.agents.random_agent import RandomAgent
     from interpreter.load.loader import LoadedRuleset
     from interpreter.load.schema import Budgets, Ruleset
+
+
+
+@dataclass(frozen=True)
+class CardShown:
+    """What a card's face shows, worked out from its data once (pieces.card): the
+    pictures draw it, the terminal lists it."""
+
+    title: str
+    """The card's words (its name when the ruleset says nothing)."""
+    corner: str = ""
+    """Small text in its corner (a number: `$3`), or nothing."""
+    icons: str = ""
+    """The icon repeated as many times as the card says (`★★`), or nothing."""
+    band: str | None = None
+    """The attribute whose value colours its band (None: the one colouring pieces)."""
+
+    def line(self) -> str:
+        """The face in one line of text (`size 1 $1 ★`): what a glyph can say."""
+        return " ".join(part for part in (self.title, self.corner, self.icons) if part)
 
 
 class Game:
@@ -76,6 +97,9 @@ class Game:
         self.piece_codes: list[str] = []
         self.piece_shapes: list[str | None] = []
         """How pictures draw each piece (its set's shape, else pieces.shape)."""
+        self.piece_cards: list[CardShown | None] = []
+        """Each piece's card face (pieces.card, else its set's `card`, else defaults), for
+        pieces drawn as cards; None for others."""
         self.piece_backs: list[str | None] = []
         """What each piece shows when hidden (its set's `back`, else None: nothing):
         public, like a card's back."""
@@ -279,6 +303,13 @@ class Game:
     def has_data_lists(self) -> bool:
         """Whether some piece's data holds a list (an attribute declared `data: true`)."""
         return any(type(v) is list for values in self.attributes.values() for v in values)
+
+    def piece_card(self, values: dict[str, Any]) -> CardShown | None:
+        """The card face of the piece a view shows (None: not a card, or hidden)."""
+        if values.get("hidden") or not self.piece_cards:
+            return None
+        same = self.piece_like(values)
+        return None if same is None else self.piece_cards[same]
 
     def piece_face(self, values: dict[str, Any]) -> str:
         """What a card shows besides its name or code: its `face` attributes, each by its
