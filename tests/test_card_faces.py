@@ -207,3 +207,11 @@ def test_the_terminal_lists_a_card_by_its_face() -> None:
     console.print(render_view(game, view(game, state, 1), []))
     shown = console.export_text()
     assert "($1 ★)" in shown or "($3 ★★)" in shown or "($5 ★★)" in shown, shown
+
+
+def test_a_card_lacking_its_face_attributes_has_an_empty_corner() -> None:
+    """Aquarium's action cards have no value or stars: their corner said `None None`."""
+    game = load_game("aquarium")
+    corners = {c.corner for p, c in enumerate(game.piece_cards)
+               if game.attributes["kind"][p] == "action"}
+    assert corners == {""}

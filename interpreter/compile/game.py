@@ -1098,7 +1098,8 @@ class _Compiler:
         g = self.game
         attrs = self.rs.pieces.attributes
         if self.rs.pieces.face:
-            return g.piece_face({a: g.attributes[a][piece] for a in g.attribute_order})
+            return g.piece_face({a: v for a in g.attribute_order
+                                 if (v := g.attributes[a][piece]) is not None})
         for a in g.attribute_order:
             v = g.attributes[a][piece]
             if isinstance(v, int) and not isinstance(v, bool) and not attrs[a].data:

@@ -807,13 +807,13 @@ class _Canvas:
         self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
                  f'rx="{_num(r)}" fill="#fffdf8" stroke="#4a4437" stroke-width="1">'
                  f'{title}</rect>')
-        bh = h * (0.3 if h < 36 else 0.22)
+        bh = h * (0.3 if h < 36 else 0.27 if h < 60 else 0.22)
         self.add(f'<path d="{_band_path(x + 1, y + 1, w - 2, bh, r - 0.8)}" '
                  f'{band.attrs(0.6) if band.clear else f"fill={_q(band.colour)}"}/>')
         ink = band.ink
         corner = face.corner
         if mark:  # the colour's mark, on a white disc at the band's right
-            mr = min(bh * 0.36, w * 0.16)
+            mr = min(bh * 0.38, w * 0.17)
             mx, my = x + w - 2 - mr, y + 1 + bh / 2
             self.add(f'<circle cx="{_num(mx)}" cy="{_num(my)}" r="{_num(mr)}" '
                      'fill="#ffffff" stroke="#4a4437" stroke-width="0.6"/>')
