@@ -215,3 +215,12 @@ def test_a_card_lacking_its_face_attributes_has_an_empty_corner() -> None:
     corners = {c.corner for p, c in enumerate(game.piece_cards)
                if game.attributes["kind"][p] == "action"}
     assert corners == {""}
+
+
+def test_a_small_card_too_narrow_for_its_words_shows_their_short_form() -> None:
+    """In a pile, Aquarium's Replacement fish card showed only `R`."""
+    game = load_game("aquarium")
+    svg = drawn_card(game, {"kind": "action", "action": "replacement"}, 40.0)
+    assert "replace" in texts(svg)
+    large = drawn_card(game, {"kind": "action", "action": "replacement"}, 100.0)
+    assert "Replacement" in " ".join(texts(large))

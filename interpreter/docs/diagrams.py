@@ -601,13 +601,18 @@ def region_shape(layout: list[list[str | None]], r: int, c: int, x: float, y: fl
     return points, (x0 + cw / 2, y0 + ch / 2), min(cw, ch)
 
 
-def _halves(text: str) -> tuple[str, str]:
-    """A code in two lines: broken where letters give way to digits or signs (or the
-    other way), as near the middle as may be, else in the middle."""
-    cuts = [i for i in range(1, len(text))
-            if text[i - 1].isalpha() != text[i].isalpha()] or [len(text) // 2]
-    cut = min(cuts, key=lambda i: (abs(len(text) - 2 * i), i))
-    return text[:cut], text[cut:]
+def _title_lines(text: str, width: float, room: float,
+                 least: float = 5.0) -> tuple[list[str], float] | None:
+    """`text` in at most three lines (broken between words) as large as fit `width` ×
+    `room`, at least `least` large; None when it does not fit so."""
+    size = min(14.0, room * 0.45)
+    while size >= least:
+        lines = wrap_words(text, width, size, bold=True)
+        if (len(lines) <= 3 and len(lines) * size * 1.15 <= room
+                and all(text_width(line, size, True) <= width for line in lines)):
+            return lines, size
+        size -= 0.5
+    return None
 
 
 def _pyramid_label(label: str, half: float, h: float) -> tuple[str, float]:
@@ -840,7 +845,8 @@ class _Canvas:
         icons = face.icons
         icon_room = body * (0.26 if icons else 0.0)
         foot = body * (0.16 if h >= 70 and corner else 0.04)
-        self._card_title(face.title, cx, body_top, w - 5, body - icon_room - foot)
+        self._card_title(face.title, cx, body_top, w - 5, body - icon_room - foot,
+                         style.code(piece))
         if icons:
             self._card_icons(icons, cx, body_top + body - icon_room - foot, w - 4, icon_room)
         if corner and h >= 70:  # repeated bottom right, as on a real card
@@ -851,21 +857,19 @@ class _Canvas:
                           weight="bold", fill="#4a4437")
 
     def _card_title(self, title: str, cx: float, top: float, width: float,
-                    room: float) -> None:
+                    room: float, short: str = "") -> None:
         """A card's words, as large as fit in `width` × `room`, in up to three lines
-        broken between words."""
+        broken between words; on a card too small for them, its `short` form (its code:
+        `replace` for Replacement fish), else its initial."""
         if not title or room <= 4:
             return
-        size = min(14.0, room * 0.45)
-        while size > 4.5:
-            lines = wrap_words(title, width, size, bold=True)
-            if (len(lines) <= 3 and len(lines) * size * 1.15 <= room
-                    and all(text_width(line, size, True) <= width for line in lines)):
-                break
-            size -= 0.5
-        else:
-            text, size = fit_text(title, width, 4.5, least=4.0)
-            lines = [text] if text else []
+        found = _title_lines(title, width, room)
+        if found is None and short and short != title:
+            found = _title_lines(short, width, room)
+        if found is None:
+            text, size = fit_text(title, width, min(room * 0.6, 9.0), least=5.0)
+            found = ([text], size) if text else ([], size)
+        lines, size = found
         first = top + room / 2 - (len(lines) - 1) * size * 0.575 + size * 0.36
         for k, line in enumerate(lines):
             self.text(cx, first + k * size * 1.15, line, size=size, anchor="middle",
