@@ -224,3 +224,10 @@ def test_a_small_card_too_narrow_for_its_words_shows_their_short_form() -> None:
     assert "replace" in texts(svg)
     large = drawn_card(game, {"kind": "action", "action": "replacement"}, 100.0)
     assert "Replacement" in " ".join(texts(large))
+
+
+def test_a_pyramid_seen_from_above_on_a_card_shows_its_colour_letter() -> None:
+    game = load_game("aquarius-rising")
+    c = _Canvas()
+    c.marker(PieceStyle(game), {"kind": "pyramid", "colour": "blue", "size": 3}, 50, 50, 40)
+    assert "b" in texts("".join(c.parts))

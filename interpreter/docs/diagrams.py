@@ -1004,6 +1004,13 @@ class _Canvas:
             self.add(f'<path d="M{_num(x0)},{_num(y0)} L{_num(x1)},{_num(y1)} '
                      f'M{_num(x1)},{_num(y0)} L{_num(x0)},{_num(y1)}" stroke="{stroke}" '
                      'stroke-width="0.7" opacity="0.7"/>')
+            mark = style.colour_mark(piece, "")
+            if mark and half >= 4:  # its colour's letter on a white spot at its tip
+                size = min(half * 1.1, 8.0)
+                self.add(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(size * 0.62)}" '
+                         'fill="#ffffff" stroke="none"/>')
+                self.text(cx, cy + size * 0.36, mark, size=size, anchor="middle",
+                          weight="bold", fill=DARK_INK)
         else:
             radius = room * 0.22
             disc = f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}" '
