@@ -1200,8 +1200,8 @@ def _fan(c: _Canvas, style: PieceStyle, part: dict[str, Any], mine: bool,
     """A hand: its cards overlapping in a gentle arc, each one's visible part at least TAP
     wide in the viewer's own hand; a hand one may not look at, as that many backs."""
     pieces = part.get("pieces")
-    if pieces is None:
-        pieces = [BACK] * min(int(part.get("count") or 0), 12)
+    if pieces is None:  # a hand one may not look at: backs, never large
+        pieces, mine = [BACK] * min(int(part.get("count") or 0), 12), False
     _, _, w, h = _piece_box(style, pieces[0], mine)
     n = len(pieces)
     room = (limit - 2 * PAD - w) / (n - 1) if n > 1 else w
