@@ -16,6 +16,7 @@ import time
 from interpreter.api import load_game
 from interpreter.run.playout import make_agents, play_game
 from interpreter.run.record import SavedGame
+from interpreter.serve import protocol
 from interpreter.serve.app import Server
 from interpreter.serve.tables import Store, Table
 
@@ -47,8 +48,9 @@ def main() -> None:
             for seat in seats:
                 server.state_message(table, seat, True)
             times.append((time.perf_counter() - start) / len(seats))
+        size = len(protocol.dumps(server.state_message(table, 1, True)))
         print(f"{name} ({players} seats): {1000 * statistics.median(times):.1f} ms per "
-              f"seat's message (median of {args.repeats})")
+              f"seat's message (median of {args.repeats}), seat 1's is {size // 1024} KiB")
 
 
 if __name__ == "__main__":
