@@ -347,7 +347,7 @@ def test_the_rulebook_draws_cards_as_cards() -> None:
     assert "<text" in svg and "fern plant" in svg
     board = position_svg(game, view(game, state, 1), "after set-up", ["shop", "hand"])
     assert ">r1$2</text>" in board
-    assert "Action cards in hand (Player 2): 9 pieces, hidden" in board
+    assert "Action cards in hand · 9 cards, hidden" in board
 
 
 def test_hot_seat_shows_each_seat_its_own_hand_and_beads_only() -> None:

@@ -546,7 +546,8 @@ def test_a_hostile_rulesets_texts_show_literally_and_run_nothing(tmp_path: Path,
         assert any(" ".join(HOSTILE) in line for line in page.locator("#log li").all_inner_texts())
         labels = page.locator("#options button.option .label").all_inner_texts()
         assert "take it " + " ".join(HOSTILE) in labels
-        assert f"the pile {HOSTILE[0]}: 4 pieces" in page.locator("#board").inner_text()
+        board = page.locator("#board").inner_text()
+        assert f"the pile {HOSTILE[0]}" in board and "4 pieces" in board
         no_markup_ran(page, "/static/play.js")
         page.screenshot(path=str(SHOTS / "tabletop-browser-hostile.png"), full_page=True)
         before = version(page)

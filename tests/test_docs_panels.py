@@ -220,7 +220,7 @@ def test_an_open_grid_grows_with_the_game(tiles: Game) -> None:
 def test_an_empty_open_grid_says_so(houses: Game) -> None:
     state = houses.blank_state(2, 0)
     svg = position_svg(houses, view(houses, state, SPECTATOR), "nothing", zones=["table"])
-    assert "The table: empty" in svg
+    assert "The table · empty" in svg and ">empty<" in svg
 
 
 def test_pictures_of_a_game_without_panels_are_unchanged() -> None:

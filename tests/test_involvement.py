@@ -208,7 +208,7 @@ def test_without_targets_the_picture_is_unchanged_and_with_them_only_grows() -> 
     marked = position_svg(game, seen, "t", targets=True)
     stripped = re.sub(r'<g class="tt-(place|piece)" data-(place|piece)="[^"]*">\n', "", marked)
     stripped = re.sub(r'<rect class="tt-frame"[^>]*/>\n', "", stripped).replace("</g>\n", "")
-    assert stripped == plain
+    assert stripped == plain.replace("</g>\n", "")  # a zone's own group closes alike
 
 
 def test_hidden_pieces_are_no_targets_and_another_seat_sees_no_codes() -> None:

@@ -73,13 +73,14 @@ def test_the_pictures_draw_every_pit_with_a_count_badge() -> None:
     seen = view(game, played(game, ["1"]), 1)
     picture = position_svg(game, seen, "position", targets=True)
     pits = re.findall(r'data-place="(pits:\d\[\d\])"', picture)
-    assert pits == ["pits:1[1]", "pits:2[1]", "pits:3[1]", "pits:1[2]", "pits:2[2]",
-                    "pits:3[2]"]  # the empty pit too: it can be clicked in the browser
+    # the opponent's row above, Player 1's at the bottom of the table
+    assert pits == ["pits:1[2]", "pits:2[2]", "pits:3[2]", "pits:1[1]", "pits:2[1]",
+                    "pits:3[1]"]  # the empty pit too: it can be clicked in the browser
     badges = re.findall(r'fill="#fff">(\d+)</text>', picture)
-    assert badges == ["0", "5", "5", "5", "4", "4"]
+    assert badges == ["5", "4", "4", "0", "5", "5"]
     marked = game_of(WITH_A_MARKER)
     picture = position_svg(marked, view(marked, played(marked, ["1"]), 1), "position")
-    assert re.findall(r'fill="#fff">(\d+)</text>', picture) == ["5", "5", "5", "4", "4"]
+    assert re.findall(r'fill="#fff">(\d+)</text>', picture) == ["5", "4", "4", "5", "5"]
 
 
 def test_a_field_of_many_places_still_lists_only_those_in_use() -> None:
@@ -88,4 +89,4 @@ def test_a_field_of_many_places_still_lists_only_those_in_use() -> None:
     text = screen(game, state)
     assert "of 90 places empty" in text
     picture = position_svg(game, view(game, state, 1), "position")
-    assert ">The playing field: empty<" in picture
+    assert ">The playing field · empty<" in picture

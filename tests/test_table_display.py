@@ -87,7 +87,7 @@ def test_places_and_variables_off_the_table_are_left_out_of_the_screen_and_pictu
     assert "box" not in text.lower() and "tally" not in text
     assert "Shown: 8" in text and "Deck: " in text  # under its label (its id in words)
     picture = position_svg(game, seen, "position")
-    assert ">Box: " not in picture and ">Deck: " in picture
+    assert ">Box · " not in picture and ">Deck · " in picture
 
 
 def test_each_seat_piles_come_under_its_name_and_empty_ones_are_left_out() -> None:

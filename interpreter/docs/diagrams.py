@@ -20,12 +20,12 @@ The output depends on nothing but the view: no random ids, no timestamps.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape, unescape
+from html import escape
 from typing import TYPE_CHECKING, Any
 
+from interpreter.docs.table_layout import Area, Spot, plan_table
 from interpreter.load.data_values import data_text
 from interpreter.load.schema import NAMED_COLOURS
 from interpreter.run.game import CardShown
@@ -651,6 +651,8 @@ class _Canvas:
         """Mark places and pieces as click targets (see `position_svg`)."""
         self.width = WIDTH
         """The picture's width: WIDTH, or more for a board that needs it."""
+        self.height = 0.0
+        """A zone's picture's height, once drawn (`zone_canvas`)."""
         self.anchors: dict[str, tuple[float, float, float, float]] = {}
         """Where each place drawn is (x, y, width, height), by the game's name for it:
         what arrows and highlights point at."""
@@ -1143,7 +1145,9 @@ def _grid(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any], 
     places = _places(zone_view)
     layout = _grid_cells(zone_view)
     if layout is None:
-        c.text(x0, y + 14, f"{title}: empty", size=14, weight="bold")
+        c.text(x0, y + 14, f"{title}: empty" if title else "empty", size=14,
+               weight="bold" if title else "normal", fill="#222" if title else "#8a806b")
+        c.width = max(c.width, x0 + 80)
         return y + 26
     col_labels, row_labels, cells = layout
     rows, cols = len(row_labels), len(col_labels)
@@ -1156,8 +1160,9 @@ def _grid(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any], 
         cell = max(cell, 78.0)
     elif tallest > 4:
         cell = max(cell, min(120.0, 40 + tallest * 9))
-    c.text(x0, y + 14, title, size=14, weight="bold")
-    top = y + 24
+    if title:
+        c.text(x0, y + 14, title, size=14, weight="bold")
+    top = y + (24 if title else 4)
     left = x0 + 18 + (8 if open_grid else 0)
     c.width = max(c.width, left + cols * cell + 12)
     if open_grid:  # the table around the used squares first, then the squares
@@ -1206,15 +1211,18 @@ def _hex_board(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, A
     cells = {rc: name for name in places if (rc := board_cell(name)) is not None}
     rows = zone_view["rows"]
     if not cells:
-        c.text(x0, y + 14, f"{title}: empty", size=14, weight="bold")
+        c.text(x0, y + 14, f"{title}: empty" if title else "empty", size=14,
+               weight="bold" if title else "normal")
+        c.width = max(c.width, x0 + 80)
         return y + 26
     tallest = max([len(p.get("pieces", [])) for p in places.values()] + [1])
     span = max(c + r / 2 for r, c in cells) - min(c + r / 2 for r, c in cells) + 1
     wide = max(40.0, min(72.0, (WIDTH - 60) / span), min(110.0, 30 + tallest * 9))
     radius = wide / math.sqrt(3)  # centre to corner
     least = min(c + r / 2 for r, c in cells)
-    left, top = x0 + 26, y + 24 + 16
-    c.text(x0, y + 14, title, size=14, weight="bold")
+    left, top = x0 + 26, y + (24 if title else 4) + 16
+    if title:
+        c.text(x0, y + 14, title, size=14, weight="bold")
 
     def centre(r: int, col: int) -> tuple[float, float]:
         return (left + (col + r / 2 - least) * wide + wide / 2,
@@ -1292,17 +1300,21 @@ def _slots(c: _Canvas, style: PieceStyle, title: str, zone_view: dict[str, Any],
     row = len(places) <= ROW_OF_SLOTS
     used = [(n, p) for n, p in places.items() if p.get("pieces") or p.get("count")]
     shown = list(places.items()) if row else used
-    if row:
+    if not title:
+        y += 4
+    elif row:
         c.text(10, y + 14, title, size=14, weight="bold")
+        y += 24
     else:
         c.text(10, y + 14, f"{title}: {len(used)} of {len(places)} places in use"
                if used else f"{title}: empty", size=14, weight="bold")
-    y += 24
+        y += 24
     if not shown:
         return y + 4
     counts = row and one_kind(style.game)
     per_row = 8
     slot = (WIDTH - 20) / per_row
+    c.width = max(c.width, 20 + min(len(shown), per_row) * slot)
     tallest = max(_drawn_height(p.get("pieces")) for _, p in shown)
     room = max(60.0, min(140.0, 30 + tallest * 12))
     for i, (name, p) in enumerate(shown):
@@ -1360,49 +1372,272 @@ def _kinds(style: PieceStyle, pieces: list[dict[str, Any]]) -> list[tuple[dict, 
     return [(p, n) for p, n in sorted(groups.values(), key=order)]
 
 
-def _pile(c: _Canvas, style: PieceStyle, title: str, place: dict[str, Any],
-          y: float) -> float:
-    pieces = place.get("pieces")
-    count = place.get("count")
-    if pieces is None:
-        said = "hidden" if count is None else (
-            f"{count} piece{'s' if count != 1 else ''}, hidden")
-        c.text(10, y + 14, f"{title}: {said}", size=12, weight="bold")
-        return y + 22
-    if not pieces:
-        c.text(10, y + 14, f"{title}: empty", size=12, weight="bold")
-        return y + 22
-    c.text(10, y + 14, f"{title}: {len(pieces)} piece{'s' if len(pieces) != 1 else ''}",
-           size=12, weight="bold")
-    y += 20
-    groups = _kinds(style, pieces)
-    box, row, height = (66.0, 54, 40) if style.cards else (58.0, 40, 26)
-    per_row = int((WIDTH - 20) // box)
-    for i, (p, n) in enumerate(groups):
-        r, col = divmod(i, per_row)
-        gx, gy = 10 + col * box, y + r * row
-        c.piece(style, p, gx + 16, gy + height + 4, 12, height)
+# -- a zone on the table: its pieces in a row, a fan or a stack --------------------------
+
+CARD = 64.0
+"""The height a card is drawn at on the table (``_Canvas.piece``'s `height`: the card is
+1.1 × this tall and 0.7 × that wide)."""
+HAND_CARD = 84.0
+"""A card in the viewer's own hand: larger, so that each one is easy to tap."""
+TAP = 44.0
+"""The least width of a card's visible part in the viewer's own fan, in px (a finger)."""
+PIECE = 34.0
+"""The height a piece that is not a card (a pyramid, a tile) is drawn at on the table."""
+PAD = 6.0
+"""The room around a zone's picture (a fanned card's corner leans into it)."""
+
+
+def _card_size(height: float) -> tuple[float, float]:
+    """A card's drawn width and height for `_Canvas.piece`'s `height`."""
+    return height * 1.1 * 0.7, height * 1.1
+
+
+def _piece_box(style: PieceStyle, piece: dict[str, Any], mine: bool = False
+               ) -> tuple[float, float, float, float]:
+    """How a piece is drawn on the table: `unit` and `height` for `_Canvas.piece`, and
+    the drawn width and height."""
+    card = style.shape_of(piece) == "card"
+    if card:
+        height = HAND_CARD if mine else CARD
+        w, h = _card_size(height)
+        return height * 0.6, height, w, h
+    if style.paneled(piece):
+        return PIECE * 0.6, PIECE * 1.6, PIECE * 1.6, PIECE * 1.6
+    unit = PIECE * 0.5
+    return unit, PIECE, max(2 * unit, unit * 1.1), PIECE
+
+
+def _draw(c: _Canvas, style: PieceStyle, piece: dict[str, Any], x: float, top: float,
+          mine: bool = False) -> float:
+    """One piece with its top left at (x, top); returns its drawn width."""
+    unit, height, w, h = _piece_box(style, piece, mine)
+    c.piece(style, piece, x + w / 2, top + h, unit, height)
+    return w
+
+
+BACK: dict[str, Any] = {"hidden": True}
+"""A piece seen from behind (a card's back), as a view shows one."""
+
+
+def _placeholder(c: _Canvas, style: PieceStyle, x: float, y: float) -> tuple[float, float]:
+    """An empty zone: a dashed outline as large as one of its pieces, saying `empty`."""
+    w, h = (_card_size(CARD)[0], 40.0) if style.cards else (PIECE * 1.6, PIECE)
+    c.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" rx="4" '
+          'fill="none" stroke="#b9ae98" stroke-width="1.2" stroke-dasharray="4,3"/>')
+    c.text(x + w / 2, y + h / 2 + 3.5, "empty", size=10, anchor="middle", fill="#8a806b")
+    return w, h
+
+
+def _row(c: _Canvas, style: PieceStyle, part: dict[str, Any], limit: float) -> tuple[float, float]:
+    """Face-up pieces side by side, alike ones as one with ×n, wrapping at `limit`."""
+    groups = _kinds(style, part.get("pieces") or [])
+    x, y, right, line = PAD, PAD, PAD, 0.0
+    for p, n in groups:
+        _, _, w, h = _piece_box(style, p)
+        wide = w + (26 if n > 1 else 0)
+        if x > PAD and x + wide > limit - PAD:
+            x, y, line = PAD, y + line + 8, 0.0
+        _draw(c, style, p, x, y)
         if n > 1:
-            c.text(gx + 36, gy + height, f"×{n}", size=11)
-    rows = (len(groups) + per_row - 1) // per_row
-    return y + rows * row + 4
+            c.text(x + w + 3, y + h - 2, f"×{n}", size=12, weight="bold", fill="#4a4338")
+        x += wide + 8
+        right, line = max(right, x - 8), max(line, h)
+    return right + PAD, y + line + PAD
 
 
-def _pile_at(c: _Canvas, style: PieceStyle, title: str, place: dict[str, Any], y: float,
-             name: str) -> float:
-    """A pile, remembered under its place's name (around its title and first pieces);
-    arrows meet it just after its title."""
-    first = len(c.parts)
-    bottom = _pile(c, style, title, place, y)
-    kinds = len(_kinds(style, place.get("pieces") or []))
-    box = 66.0 if style.cards else 58.0
-    width = max(170.0, min(WIDTH - 20.0, kinds * box))
-    c.anchors[name] = (8.0, y, width, bottom - y)
-    heading = re.search(r">([^<]*)</text>", c.parts[first]) if len(c.parts) > first else None
-    said = unescape(heading.group(1)) if heading else title
-    c.ports[name] = (10 + _ems(said) * 13.2 + 16, y + 10)  # bold titles run wide
-    c.wrap_place(first, name)
-    return bottom
+def _fan(c: _Canvas, style: PieceStyle, part: dict[str, Any], mine: bool,
+         limit: float) -> tuple[float, float]:
+    """A hand: its cards overlapping in a gentle arc, each one's visible part at least TAP
+    wide in the viewer's own hand; a hand one may not look at, as that many backs."""
+    pieces = part.get("pieces")
+    if pieces is None:  # a hand one may not look at: backs, never large
+        pieces, mine = [BACK] * min(int(part.get("count") or 0), 12), False
+    _, _, w, h = _piece_box(style, pieces[0], mine)
+    n = len(pieces)
+    room = (limit - 2 * PAD - w) / (n - 1) if n > 1 else w
+    # one's own: most of each card shows while there is room, never less than a finger;
+    # someone else's hand folds tighter
+    step = (max(TAP, min(w * 0.82, room)) if mine
+            else min(max(12.0, w * 0.3), max(8.0, room)))
+    turn = min(4.0, 24.0 / n)
+    lean = h * math.sin(math.radians(turn * (n - 1) / 2)) if n > 1 else 0.0
+    left, top = PAD + lean, PAD + lean * 0.6
+    for i, p in enumerate(pieces):
+        angle = (i - (n - 1) / 2) * turn
+        drop = abs(i - (n - 1) / 2) ** 2 * 0.6
+        cx, base = left + i * step + w / 2, top + drop + h
+        c.add(f'<g transform="rotate({_num(angle)} {_num(cx)} {_num(base)})">')
+        unit, height, _, _ = _piece_box(style, p, mine)
+        c.piece(style, p, cx, base, unit, height)
+        c.add("</g>")
+    drop = ((n - 1) / 2) ** 2 * 0.6
+    return left + (n - 1) * step + w + lean + PAD, top + drop + h + PAD
+
+
+def _stack_pile(c: _Canvas, style: PieceStyle, part: dict[str, Any]) -> tuple[float, float]:
+    """A pile as one stack: a few edges under its top piece (face up when it may be seen,
+    else its back) and a badge with how many it holds."""
+    pieces = part.get("pieces")
+    count = len(pieces) if pieces is not None else part.get("count")
+    top_piece = pieces[-1] if pieces else BACK
+    _, _, w, h = _piece_box(style, top_piece)
+    under = min(max((count or 1) - 1, 0), 3)
+    for k in range(under, 0, -1):
+        c.add(f'<rect x="{_num(PAD + k * 2.5)}" y="{_num(PAD + 8 + k * 2.5)}" '
+              f'width="{_num(w)}" height="{_num(h)}" rx="3" fill="{HIDDEN}" stroke="#555" '
+              'stroke-width="1"/>')
+    _draw(c, style, top_piece, PAD, PAD + 8)
+    if count is not None and count > 1:
+        _badge(c, PAD + w, PAD + 10, count)
+    return PAD + w + under * 2.5 + 12, PAD + 8 + h + under * 2.5 + PAD
+
+
+def zone_canvas(style: PieceStyle, spot: Spot, targets: bool, mine: bool = False,
+                limit: float = WIDTH) -> _Canvas:
+    """One zone drawn alone from its top left, at its natural size (`c.width`,
+    `c.height`): a board by its squares, slots as their numbered places, a pile in its
+    arrangement, as one place named `spot.place`."""
+    c = _Canvas(targets)
+    c.width = 0
+    part = spot.part
+    if "places" in part:
+        if spot.kind == "hex":
+            c.height = _hex_board(c, style, "", part, 0, x0=4)
+        elif spot.kind == "grid":
+            c.height = _grid(c, style, "", part, 0, x0=4)
+        else:
+            c.height = _slots(c, style, "", part, 0)
+            if not any(p.get("pieces") or p.get("count") for p in _places(part).values()):
+                c.width, c.height = _placeholder(c, style, PAD, PAD)
+                c.width, c.height = c.width + 2 * PAD, c.height + 2 * PAD
+        c.width += 4
+        return c
+    if is_empty(part):
+        w, h = _placeholder(c, style, PAD, PAD)
+        size = (w + 2 * PAD, h + 2 * PAD)
+    elif spot.arrange == "fan":
+        size = _fan(c, style, part, mine, limit)
+    elif spot.arrange == "stack" or part.get("pieces") is None:
+        size = _stack_pile(c, style, part)
+    else:
+        size = _row(c, style, part, limit)
+    c.width, c.height = size
+    c.anchors[spot.place] = (0.0, 0.0, c.width, c.height)
+    c.wrap_place(0, spot.place)
+    return c
+
+
+def zone_svg(c: _Canvas, title: str, scale: float = 1.0) -> str:
+    """A zone's picture as its own SVG document, `scale` × its natural size on the page."""
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(c.width * scale)}" '
+            f'height="{_num(c.height * scale)}" viewBox="0 0 {_num(c.width)} '
+            f'{_num(c.height)}" font-family="{FONT}" role="img" '
+            f'aria-label="{escape(title)}">')
+    return "\n".join([head, f"<title>{escape(title)}</title>", *c.parts, "</svg>"]) + "\n"
+
+
+def _moved(box: tuple[float, float, float, float], dx: float, dy: float, scale: float
+           ) -> tuple[float, float, float, float]:
+    x, y, w, h = box
+    return dx + x * scale, dy + y * scale, w * scale, h * scale
+
+
+def _moved_points(points: str, dx: float, dy: float, scale: float) -> str:
+    pairs = (pair.split(",") for pair in points.split())
+    return " ".join(f"{_num(dx + float(x) * scale)},{_num(dy + float(y) * scale)}"
+                    for x, y in pairs)
+
+
+def _paste(c: _Canvas, part: _Canvas, dx: float, dy: float, scale: float) -> None:
+    """Put a zone's own picture into the table's at (dx, dy), `scale` × its size, with
+    its places where arrows and highlights find them."""
+    c.add(f'<g transform="translate({_num(dx)} {_num(dy)})'
+          + (f' scale({scale:g})"' if scale != 1 else '"') + ">")
+    c.parts.extend(part.parts)
+    c.add("</g>")
+    for name, box in part.anchors.items():
+        c.anchors[name] = _moved(box, dx, dy, scale)
+    for name, (x, y) in part.ports.items():
+        c.ports[name] = (dx + x * scale, dy + y * scale)
+    for name, points in part.outlines.items():
+        c.outlines[name] = _moved_points(points, dx, dy, scale)
+
+
+OPPONENT_SCALE = 0.7
+"""How large an opponent's zones are drawn, against the viewer's and the centre's."""
+AREA_FILL = {"opponent": "#f4f1ea", "centre": "#eef3ea", "mine": "#f1eef7"}
+
+
+@dataclass
+class ZonePicture:
+    """A zone laid out and drawn: its plan and its picture."""
+
+    spot: Spot
+    canvas: _Canvas
+    scale: float
+
+
+def _pictures(style: PieceStyle, areas: list[Area], targets: bool
+              ) -> list[tuple[Area, list[ZonePicture]]]:
+    out = []
+    for area in areas:
+        mine = area.role == "mine"
+        scale = OPPONENT_SCALE if area.role == "opponent" else 1.0
+        out.append((area, [ZonePicture(s, zone_canvas(style, s, targets, mine,
+                                                       WIDTH / scale - 20), scale)
+                           for s in area.spots]))
+    return out
+
+
+def _table(c: _Canvas, laid: list[tuple[Area, list[ZonePicture]]]) -> float:
+    """The areas one below the other (opponents, centre, the viewer's), each a panel with
+    its title and its zones side by side, captioned with their titles and counts."""
+    y = 6.0
+    headed = len(laid) > 1
+    for area, pictures in laid:
+        start, top = len(c.parts), y
+        if headed:
+            c.text(14, y + 17, area.title, size=13, weight="bold", fill="#4a4338")
+            y += 24
+        else:
+            y += 4
+        x, line = 14.0, 0.0
+        for zp in pictures:
+            caption = f"{zp.spot.title} · {zp.spot.count}"
+            w = max(zp.canvas.width * zp.scale, text_width(caption, 11, True))
+            h = 16 + zp.canvas.height * zp.scale
+            if x > 14 and x + w > c.width - 14:
+                x, y, line = 14.0, y + line + 10, 0.0
+            c.text(x, y + 11, caption, size=11, weight="bold", fill="#3b352c")
+            _paste(c, zp.canvas, x, y + 16, zp.scale)
+            c.width = max(c.width, x + w + 14)
+            x, line = x + w + 22, max(line, h)
+        y += line + 8
+        if headed:
+            c.parts.insert(start, f'<rect x="4" y="{_num(top)}" width="{_num(c.width - 8)}" '
+                           f'height="{_num(y - top)}" rx="8" fill="{AREA_FILL[area.role]}" '
+                           'stroke="#ddd5c4" stroke-width="1"/>')
+        y += 6
+    return y
+
+
+def table_pictures(game: Game, view_data: dict[str, Any], seat: int | None, title: str,
+                   ) -> tuple[str, list[dict[str, Any]]]:
+    """The browser's table for `seat` (None: a spectator): the whole table as one SVG,
+    and its `areas` (opponents, centre, mine), each zone with its own SVG drawn with
+    click targets. Both come from one drawing of each zone."""
+    style = PieceStyle(game)
+    laid = _pictures(style, plan_table(game, view_data, seat), True)
+    c = _Canvas(True)
+    bottom = _table(c, laid)
+    areas = [{"role": area.role, "seat": area.seat, "title": area.title,
+              "zones": [{"place": zp.spot.place, "zone": zp.spot.zone,
+                         "title": zp.spot.title, "count": zp.spot.count,
+                         "arrange": zp.spot.arrange,
+                         "svg": zone_svg(zp.canvas, zp.spot.title, zp.scale)}
+                        for zp in pictures]}
+             for area, pictures in laid]
+    return c.svg(c.width, bottom, title), areas
 
 
 # -- what a move changed: arrows and highlights ------------------------------------------
@@ -1533,51 +1768,29 @@ def _arrow(c: _Canvas, start: tuple[float, float, float, float],
                fill="#fff")
 
 
-def _seat_title(label: str, owner: str) -> str:
-    return f"{label} (Player {owner})"
-
-
 def position_svg(game: Game, view_data: dict[str, Any], title: str,
                  zones: Iterable[str] | None = None, arrows: Iterable[Arrow] = (),
-                 highlights: Iterable[Highlight] = (), targets: bool = False) -> str:
-    """The position a view shows, as one SVG document; `arrows` and `highlights` mark
-    what a move changed (an example's picture after the move).
+                 highlights: Iterable[Highlight] = (), targets: bool = False,
+                 seat: int | None = None) -> str:
+    """The position a view shows, as one SVG document laid out as the table
+    (``interpreter.docs.table_layout``): the opponents' areas, the centre, and the
+    viewer's own (`seat`; for the rulebook's spectator, seat 1) at the bottom, each zone
+    in its arrangement; `arrows` and `highlights` mark what a move changed (an example's
+    picture after the move).
 
     With `targets` (a picture to play on), each place drawn is a group ``<g
     class="tt-place" data-place="NAME">`` (NAME as the game names it: `c3`, `stash`,
     `supply[1]`; an open grid's unused squares around the used ones too) ending in an
     empty ``rect.tt-frame`` to highlight, and each visible piece a group ``<g
     class="tt-piece" data-piece="CODE">`` inside its place's; hidden pieces are not
-    marked. Without it, the picture is the rulebooks' own, byte for byte."""
+    marked."""
     style = PieceStyle(game)
+    wanted = list(zones) if zones is not None else None
+    laid = _pictures(style, plan_table(game, view_data, seat, wanted, picture=True), targets)
     c = _Canvas(targets)
-    y = 6.0
-    wanted = list(zones) if zones is not None else list(game.zones)
-    for zone_id in wanted:
-        info = game.zones[zone_id]
-        zv = view_data["zones"].get(zone_id)
-        if zv is None or not info.on_table:
-            continue
-        if info.per_seat:
-            for owner, part in zv.items():
-                if is_empty(part):
-                    continue  # a seat's empty pile: nothing to show
-                name = _seat_title(info.label, owner)
-                if "places" in part:
-                    draw = {"grid": _grid, "hex": _hex_board}.get(info.kind, _slots)
-                    y = draw(c, style, name, part, y)
-                else:
-                    y = _pile_at(c, style, name, part, y, f"{zone_id}[{owner}]")
-        elif info.kind == "grid":
-            y = _grid(c, style, info.label, zv, y)
-        elif info.kind == "hex":
-            y = _hex_board(c, style, info.label, zv, y)
-        elif info.kind == "slots":
-            y = _slots(c, style, info.label, zv, y)
-        else:
-            y = _pile_at(c, style, info.label, zv, y, zone_id)
+    bottom = _table(c, laid)
     _marks(c, game, arrows, highlights)
-    return c.svg(c.width, y + 6, title)
+    return c.svg(c.width, bottom, title)
 
 
 LEGEND_TEXT = 10.0

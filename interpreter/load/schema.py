@@ -379,7 +379,36 @@ class ZoneDecl(Node):
         default=None,
         description="pieces for which this holds are shown to nobody, only as hidden "
                     "pieces (uses `piece`, `place`, `viewer`), e.g. a die under a cover")
+    area: Literal["seat", "centre"] | None = Field(
+        default=None, description="where the zone lies on the table: seat, in its owner's "
+        "area (each seat's own in front of that seat); centre, in the middle of the table "
+        "for all. Default: a zone per seat in its owner's area, a shared zone in the centre")
+    arrange: Literal["row", "fan", "stack", "grid"] | None = Field(
+        default=None, description="how its pieces lie: row, side by side (alike pieces as one "
+        "with ×n); fan, a hand of overlapping cards; stack, one pile with its count (the top "
+        "piece face up when it may be seen); grid, a board. Default: grid for a grid or hex "
+        "board; fan for a pile only its owner sees (a hand); stack for a pile nobody sees (a "
+        "deck); row for other piles and for slots")
     description: str | None = None
+
+    @model_validator(mode="after")
+    def _area_and_arrangement_fit(self) -> ZoneDecl:
+        """A shared zone has no owner to sit in front of; a board is laid out by its own
+        squares, and a pile or slots have none to lay out as one."""
+        if self.area == "seat" and not self.per_seat:
+            raise ValueError("`area: seat` is for a zone per seat (`per_seat: true`): a "
+                             "shared zone has no owner; it lies in the centre")
+        board = self.kind in ("grid", "hex")
+        if self.arrange == "grid" and not board:
+            raise ValueError(f"`arrange: grid` is for a grid or hex board, not a "
+                             f"{self.kind}")
+        if self.arrange is not None and self.arrange != "grid" and board:
+            raise ValueError(f"a {self.kind} board is drawn as its squares: it takes "
+                             f"`arrange: grid` (or none), not {self.arrange}")
+        if self.kind == "slots" and self.arrange not in (None, "row"):
+            raise ValueError(f"slots are drawn as a row of numbered places: they take "
+                             f"`arrange: row` (or none), not {self.arrange}")
+        return self
 
 
 class VarDecl(Node):

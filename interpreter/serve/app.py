@@ -37,7 +37,7 @@ from interpreter.agents import (
     ruleset_settings_note,
     sees_hidden,
 )
-from interpreter.docs.diagrams import position_svg
+from interpreter.docs.diagrams import table_pictures
 from interpreter.errors import IllegalMove, TabletopError, did_you_mean
 from interpreter.load.catalog import shorten
 from interpreter.load.loader import LoadedRuleset
@@ -201,12 +201,15 @@ class Server:
             options = game.legal_options(state, seat)
         # what each option involves, for click targets (only pieces this seat may see)
         involved = involvement(game, state, seat, options) if seat is not None else []
+        # the table as one picture and laid out as areas (opponents, centre, mine)
+        svg, areas = table_pictures(game, seen, seat, game.title)
         return {
             "type": "state",
             "version": table.version,
             "seat": seat,
             "title": game.title,
-            "svg": position_svg(game, seen, game.title, targets=True),
+            "svg": svg,
+            "areas": areas,
             "view": seen,
             "table": [{"label": label, "text": text}
                       for label, text in variable_lines(game, seen)],
