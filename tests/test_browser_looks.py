@@ -151,6 +151,7 @@ def test_the_table_fits_a_phone(server: Running, browser: Any, name: str) -> Non
     wide = open_page(browser, server, made["links"]["1"], WIDE)
     wide.wait_for_function("() => document.body.dataset.version !== undefined")
     wide.screenshot(path=str(SHOTS / f"tabletop-looks-{name}-1280.png"))
+    wide.screenshot(path=str(SHOTS / f"tabletop-looks-{name}-1280-full.png"), full_page=True)
     assert measure(wide)["scroll"] <= WIDE["width"]
     assert not wide.problems, wide.problems
 
