@@ -85,17 +85,29 @@ def strings_of(x: Any) -> Iterator[str]:
             yield from strings_of(v)
 
 
+def pictures(msg: dict[str, Any]) -> list[str]:
+    """The message's pictures: the whole table's and each zone's."""
+    return [msg.get("svg") or ""] + [z.get("svg") or "" for a in msg.get("areas") or []
+                                     for z in a.get("zones", [])]
+
+
 def codes_drawn(msg: dict[str, Any]) -> set[str]:
     """The codes of the pieces the message's pictures draw."""
-    pictures = [msg.get("svg") or ""] + [z.get("svg", "") for a in msg.get("areas") or []
-                                         for z in a.get("zones", [])]
-    return {html.unescape(c) for svg in pictures for c in re.findall(r'data-piece="([^"]*)"', svg)}
+    return {html.unescape(c) for svg in pictures(msg)
+            for c in re.findall(r'data-piece="([^"]*)"', svg)}
+
+
+def names_drawn(msg: dict[str, Any]) -> set[str]:
+    """The names the pictures give their pieces (aria-label on each piece's group)."""
+    groups = (g for svg in pictures(msg) for g in re.findall(r'<g [^>]*class="tt-piece[^>]*>', svg))
+    return {html.unescape(n) for g in groups for n in re.findall(r'aria-label="([^"]*)"', g)}
 
 
 def texts_shown(msg: dict[str, Any]) -> set[str]:
     """The lines the page shows in words: the log, the options, the last move, the
-    prompt, the table of variables."""
+    prompt, the table of variables, the pieces' names."""
     out = set(msg.get("log") or []) | {msg.get("last_move") or "", msg.get("prompt") or ""}
+    out |= names_drawn(msg)
     for option in msg.get("options") or []:
         out |= {option.get("label") or "", option["notation"]}
     out |= {line["text"] for line in msg.get("table") or [] if isinstance(line.get("text"), str)}
