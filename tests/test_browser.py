@@ -504,11 +504,15 @@ SCRIPT_CHECK = """() => ({
 })"""
 
 
-def no_markup_ran(page: Any, script: str) -> None:
+PLAY_SCRIPTS = ("/static/motion.js", "/static/play.js")
+"""The play page's own scripts, in the order it loads them."""
+
+
+def no_markup_ran(page: Any, *scripts: str) -> None:
     """The page holds no element the ruleset's texts could have made, and only its own
-    script."""
+    scripts."""
     found = page.evaluate(SCRIPT_CHECK)
-    assert found == {"scripts": [script], "images": 0, "links": [], "bold": 0,
+    assert found == {"scripts": list(scripts), "images": 0, "links": [], "bold": 0,
                      "handlers": 0}, found
 
 
@@ -548,13 +552,13 @@ def test_a_hostile_rulesets_texts_show_literally_and_run_nothing(tmp_path: Path,
         assert "take it " + " ".join(HOSTILE) in labels
         board = page.locator("#board").inner_text()
         assert f"the pile {HOSTILE[0]}" in board and "4 pieces" in board
-        no_markup_ran(page, "/static/play.js")
+        no_markup_ran(page, *PLAY_SCRIPTS)
         page.screenshot(path=str(SHOTS / "tabletop-browser-hostile.png"), full_page=True)
         before = version(page)
         page.locator("#options button.option[data-notation='stop']").click()
         page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
         assert "stopped " + " ".join(HOSTILE) in page.locator("#status").inner_text()
-        no_markup_ran(page, "/static/play.js")
+        no_markup_ran(page, *PLAY_SCRIPTS)
         rules = context.new_page()
         rules.goto(running.url + "/rules/minimal")
         rules.wait_for_load_state("load")

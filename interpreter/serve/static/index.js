@@ -141,10 +141,12 @@
     const list = $("links");
     list.replaceChildren();
     for (const [who, link] of Object.entries(data.links || {})) {
-      const text = who === "table" ? "The table (everyone, on this device)" : `Player ${who}`;
+      const text = who === "table" ? "The table: one screen, passed between players" : `Player ${who}`;
       list.append(el("li", {}, el("a", { href: link, "data-seat": who }, text)));
     }
     if (data.spectator) list.append(el("li", {}, el("a", { href: data.spectator, "data-seat": "spectator" }, "Watch (spectator)")));
+    $("result-each").hidden = !!data.hotseat;
+    $("result-hotseat").hidden = !data.hotseat;
     $("notes").replaceChildren(...(data.notes || []).map((n) => el("p", { class: "note" }, n)));
     $("result").hidden = false;
   }

@@ -146,17 +146,28 @@
   }
 
   // -- hot seat: hand the device over, showing nothing of the last seat's view ---------
-  function passScreen(msg) {
+  // Everything the last seat saw leaves the page before the cover shows: the board, the
+  // options and what was picked, the log, the state, the last move in words, any error
+  // naming a piece, a half-typed notation, and the script's own copies (the last state
+  // message, the picks, what each option involves, running animations), so that neither
+  // the page nor the scripts' memory holds anything of it for the next person.
+  function forgetSeat() {
+    if (window.TabletopMotion) TabletopMotion.stop($("board"));
     state = null;
     picked = [];
-    $("board").replaceChildren();
-    $("options").replaceChildren();
-    $("confirm-list").replaceChildren();
-    $("log").replaceChildren();
-    if ($("last-move")) $("last-move").hidden = true;
-    $("state").replaceChildren();
-    $("prompt").textContent = "";
-    $("status").textContent = "";
+    involved = [];
+    for (const id of ["board", "options", "confirm-list", "log", "state", "notes"]) $(id).replaceChildren();
+    $("board").classList.remove("choosing");
+    for (const id of ["prompt", "status", "picked-text", "who"]) $(id).textContent = "";
+    if ($("last-move")) $("last-move").remove();
+    showError("");
+    $("notation").value = "";
+    $("picked").hidden = $("confirm").hidden = $("notes").hidden = true;
+    $("state-panel").open = false;
+  }
+
+  function passScreen(msg) {
+    forgetSeat();
     $("table").hidden = true;
     $("pass").hidden = false;
     document.body.dataset.pass = String(msg.seat);
@@ -186,11 +197,13 @@
       + (out.length ? ` — out: ${out.map(seatName).join(", ")}` : "");
     const ruleset = msg.ruleset || (msg.view && msg.view.game);
     if (ruleset) $("rules").href = `/rules/${encodeURIComponent(ruleset)}`;
+    const snap = window.TabletopMotion ? TabletopMotion.before($("board")) : null;
     const board = safeSvg(msg.svg);
     if (board) $("board").replaceChildren(board);
     else $("board").replaceChildren();
     $("board").classList.toggle("choosing", (msg.options || []).length > 0);
     markLastMove(msg);
+    if (window.TabletopMotion) TabletopMotion.after($("board"), snap, msg.view && msg.view.last_move);
     involved = (msg.options || []).map(involvementOf);
     renderNotes(msg.notes || []);
     renderStatus(msg);
