@@ -322,17 +322,17 @@ def test_the_terminal_lists_face_up_cards_by_name_and_hides_the_others() -> None
     assert "The pet shop: red fish size 1" in text
     # each seat's own piles are listed under its name, the viewer's marked "(you)"
     assert "Player 3\n  Aquarium: red fish size 1" in text
-    assert ("Player 1 (you)\n  Aquarium: green fish size 1 ($1 1★)\n"
+    assert ("Player 1 (you)\n  Aquarium: green fish size 1 ($1 ★)\n"
             "  Action cards in hand: One more fish card · One fewer fish card · "
             "Replacement fish card") in text
-    assert ("Player 2\n  Aquarium: green fish size 1 ($1 1★)\n"
+    assert ("Player 2\n  Aquarium: green fish size 1 ($1 ★)\n"
             "  Action cards in hand: 9 × Action card") in text
     assert "The Aquarium deck: 64 × Aquarium card" in text
 
 
 def test_the_rulebook_draws_cards_as_cards() -> None:
-    """`shape: card`: each kind of card is a card with its code on a band of its colour
-    (and a face-down one a grey back), not a pyramid."""
+    """`shape: card`: each kind of card is a card with its face (pieces.card: its price
+    in the corner of a band of its colour, its words, its stars), not a pyramid."""
     from interpreter.docs.diagrams import legend_svg, position_svg
 
     game = aquarium("normal")
@@ -341,12 +341,12 @@ def test_the_rulebook_draws_cards_as_cards() -> None:
              {"kind": "plant", "plant": "fern", "value": 2, "stars": 0}]
     svg = legend_svg(game, kinds, "cards")
     assert "<polygon" not in svg
-    assert svg.count('rx="3" fill="#ffffff"') == 2
-    assert ">r1$2</text>" in svg and ">F$2</text>" in svg
+    assert svg.count('fill="#fffdf8"') == 2  # two cards
+    assert svg.count(">$2</text>") == 4  # each card's price, top left and bottom right
     assert "<title>red fish size 1</title>" in svg
     assert "<text" in svg and "fern plant" in svg
     board = position_svg(game, view(game, state, 1), "after set-up", ["shop", "hand"])
-    assert ">r1$2</text>" in board
+    assert ">$2</text>" in board
     assert "Action cards in hand · 9 cards, hidden" in board
 
 

@@ -231,3 +231,10 @@ def test_a_pyramid_seen_from_above_on_a_card_shows_its_colour_letter() -> None:
     c = _Canvas()
     c.marker(PieceStyle(game), {"kind": "pyramid", "colour": "blue", "size": 3}, 50, 50, 40)
     assert "b" in texts("".join(c.parts))
+
+
+def test_dice_are_one_plain_colour_their_pips_tell_them_apart() -> None:
+    game = load_game("pig")
+    fills = {re.search(r'<rect[^>]* fill="([^"]+)"', drawn_card(game, {"pips": n})).group(1)
+             for n in range(1, 7)}
+    assert len(fills) == 1

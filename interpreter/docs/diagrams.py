@@ -457,13 +457,19 @@ class PieceStyle:
         return "" if mark == shown or self.glyph(piece) == self.value_glyph(
             attr, piece[attr]) else mark
 
-    def die_number(self, piece: dict[str, Any]) -> int | None:
-        """The number a die shows: its glyph attribute's, else its first whole number."""
+    def die_attr(self, piece: dict[str, Any]) -> str | None:
+        """The attribute whose number a die shows: its glyph attribute, else its first
+        with a whole number."""
         for attr in ([self.glyph_attr] if self.glyph_attr else []) + self.order:
             v = piece.get(attr)
             if isinstance(v, int) and not isinstance(v, bool):
-                return v
+                return attr
         return None
+
+    def die_number(self, piece: dict[str, Any]) -> int | None:
+        """The number a die shows (see die_attr)."""
+        attr = self.die_attr(piece)
+        return None if attr is None else piece[attr]
 
     def mark(self, attr: str, value: Any) -> str:
         """A coloured value's mark, for readers who cannot tell its colour: its glyph,
@@ -778,6 +784,9 @@ class _Canvas:
             side: float, paint: Paint, title: str) -> None:
         """A die showing its number as pips (1 to 6; another number as digits)."""
         x, y = cx - side / 2, base - side
+        if style.colour_attr is not None and style.die_attr(piece) == style.colour_attr and (
+                style._named_paint(style.colour_attr, piece[style.colour_attr]) is None):
+            paint = Paint(PLAIN)  # its number is told by its pips, not a palette colour
         self.add(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(side)}" '
                  f'height="{_num(side)}" rx="{_num(side * 0.18)}" {paint.attrs()}>'
                  f'{title}</rect>')
