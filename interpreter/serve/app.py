@@ -37,6 +37,7 @@ from interpreter.agents import (
     ruleset_settings_note,
     sees_hidden,
 )
+from interpreter.cli.choosing import group_options
 from interpreter.docs.diagrams import table_pictures
 from interpreter.errors import IllegalMove, TabletopError, did_you_mean
 from interpreter.load.catalog import shorten
@@ -218,8 +219,10 @@ class Server:
             "deciding": seen["deciding"],
             "prompt": seen["prompt"],
             "options": [{"index": o.index, "notation": o.notation, "label": o.label,
-                         "kind": o.kind, "involves": items, "places": places_of(items)}
-                        for o, items in zip(options, involved, strict=True)],
+                         "kind": o.kind, "involves": items, "places": places_of(items),
+                         "group": group}
+                        for o, items, group in zip(options, involved, option_groups(options),
+                                                   strict=True)],
             "over": seen["over"],
             "winners": list(seen["winners"] or []),
             "hotseat": table.hotseat,
@@ -495,6 +498,19 @@ def log_lines(table: Table, entries: list[dict[str, Any]]) -> list[str]:
         else:
             said, notation = chose_text(game.seat_name(entry["seat"]), entry)
             out.append(said if notation is None else f"{said}  ({notation})")
+    return out
+
+
+def option_groups(options: list[Option]) -> list[dict[str, Any]]:
+    """Each option's group as the terminal shows it (by kind, then by the first part of
+    the notation that differs), so the page lists High Rise's placements in the same
+    groups, with the same words: its number, title, size and the key that types it."""
+    out: list[dict[str, Any]] = [{} for _ in options]
+    place = {id(o): i for i, o in enumerate(options)}
+    for n, group in enumerate(group_options(options)):
+        for o in group.options:
+            out[place[id(o)]] = {"n": n, "title": group.title, "size": len(group.options),
+                                 "key": group.key}
     return out
 
 
