@@ -1204,13 +1204,14 @@ def _fan(c: _Canvas, style: PieceStyle, part: dict[str, Any], mine: bool,
         pieces, mine = [BACK] * min(int(part.get("count") or 0), 12), False
     _, _, w, h = _piece_box(style, pieces[0], mine)
     n = len(pieces)
-    room = (limit - 2 * PAD - w) / (n - 1) if n > 1 else w
-    # one's own: most of each card shows while there is room, never less than a finger;
-    # someone else's hand folds tighter
-    step = (max(TAP, min(w * 0.82, room)) if mine
-            else min(max(12.0, w * 0.3), max(8.0, room)))
     turn = min(4.0, 24.0 / n)
     lean = h * math.sin(math.radians(turn * (n - 1) / 2)) if n > 1 else 0.0
+    room = (limit - 2 * PAD - 2 * lean - w) / (n - 1) if n > 1 else w
+    # one's own: most of each card shows while there is room, never less than a finger;
+    # someone else's hand folds tighter (a face-up one, so that each card can be told)
+    shown = w * (0.45 if part.get("pieces") is not None else 0.3)
+    step = (max(TAP, min(w * 0.82, room)) if mine
+            else min(max(12.0, shown), max(8.0, room)))
     left, top = PAD + lean, PAD + lean * 0.6
     for i, p in enumerate(pieces):
         angle = (i - (n - 1) / 2) * turn
@@ -1334,7 +1335,7 @@ def _pictures(style: PieceStyle, areas: list[Area], targets: bool
         mine = area.role == "mine"
         scale = OPPONENT_SCALE if area.role == "opponent" else 1.0
         out.append((area, [ZonePicture(s, zone_canvas(style, s, targets, mine,
-                                                       WIDTH / scale - 20), scale)
+                                                       (WIDTH - 28) / scale), scale)
                            for s in area.spots]))
     return out
 
@@ -1344,6 +1345,7 @@ def _table(c: _Canvas, laid: list[tuple[Area, list[ZonePicture]]]) -> float:
     its title and its zones side by side, captioned with their titles and counts."""
     y = 6.0
     headed = len(laid) > 1
+    panels: list[tuple[int, float, float, str]] = []
     for area, pictures in laid:
         start, top = len(c.parts), y
         if headed:
@@ -1363,11 +1365,13 @@ def _table(c: _Canvas, laid: list[tuple[Area, list[ZonePicture]]]) -> float:
             c.width = max(c.width, x + w + 14)
             x, line = x + w + 22, max(line, h)
         y += line + 8
-        if headed:
-            c.parts.insert(start, f'<rect x="4" y="{_num(top)}" width="{_num(c.width - 8)}" '
-                           f'height="{_num(y - top)}" rx="8" fill="{AREA_FILL[area.role]}" '
-                           'stroke="#ddd5c4" stroke-width="1"/>')
+        if headed:  # its width once every area is drawn (a wide board widens them all)
+            panels.append((start, top, y - top, area.role))
         y += 6
+    for start, top, height, role in reversed(panels):
+        c.parts.insert(start, f'<rect x="4" y="{_num(top)}" width="{_num(c.width - 8)}" '
+                       f'height="{_num(height)}" rx="8" fill="{AREA_FILL[role]}" '
+                       'stroke="#ddd5c4" stroke-width="1"/>')
     return y
 
 
