@@ -5,7 +5,11 @@ itself, so it shows exactly what the viewing seat may know: the rulebook draws t
 spectator's view (seat 0), and hidden pieces appear as grey "?" pieces. Grids are
 boards with labelled squares (a1 at the bottom left, like a chessboard); each stack is
 drawn in profile, bottom piece lowest, every pyramid as wide as its size and in its
-colour; slots are drawn as numbered stacks; piles list their pieces by kind.
+colour; slots are drawn as numbered stacks; a pile lies as its zone is arranged (a row
+of its kinds of piece with ×n, a fanned hand, a stack with its count). The position is
+laid out as a table (``interpreter.docs.table_layout``): the opponents' areas, the
+centre, the viewer's own; the browser gets each zone's picture apart as well
+(`table_pictures`).
 
 Pieces with panels (``pieces.panels``: a card's quarters, a tile's edges) are drawn from
 above as they lie, each region filled with its value's colour and labelled; what stands
