@@ -93,6 +93,16 @@ def choose_from_list(page: Any, rng: random.Random) -> None:
                            timeout=60000)
 
 
+def click_first_option(page: Any) -> None:
+    """The first option in the list, opening its group first when the options are
+    grouped."""
+    button = page.locator("#options button.option").first
+    button.wait_for(state="attached")
+    if not button.is_visible():
+        button.locator("xpath=ancestor::details[1]/summary").click()
+    button.click()
+
+
 def play_a_little(page: Any, moves: int) -> None:
     rng = random.Random(3)
     for _ in range(moves):
@@ -175,7 +185,7 @@ def test_a_move_slides_the_piece_that_moved(server: Running, browser: Any) -> No
         };
     }""")
     before = version(page)
-    page.locator("#options button.option").first.click()
+    click_first_option(page)
     page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
     page.wait_for_function("() => window.__slides.length > 0", timeout=10000)
     assert all(page.evaluate("window.__slides"))  # each was running when it started
@@ -194,7 +204,7 @@ def test_no_motion_for_people_who_ask_for_none(server: Running, browser: Any) ->
     page = open_page(browser, server, made["links"]["1"], WIDE, reduced_motion="reduce")
     assert wait_turn(page) == "mine"
     before = version(page)
-    page.locator("#options button.option").first.click()
+    click_first_option(page)
     page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
     wait_turn(page)
     assert page.evaluate("TabletopMotion.played.runs") == 0

@@ -5,7 +5,11 @@ itself, so it shows exactly what the viewing seat may know: the rulebook draws t
 spectator's view (seat 0), and hidden pieces appear as grey "?" pieces. Grids are
 boards with labelled squares (a1 at the bottom left, like a chessboard); each stack is
 drawn in profile, bottom piece lowest, every pyramid as wide as its size and in its
-colour; slots are drawn as numbered stacks; piles list their pieces by kind.
+colour; slots are drawn as numbered stacks; a pile lies as its zone is arranged (a row
+of its kinds of piece with ×n, a fanned hand, a stack with its count). The position is
+laid out as a table (``interpreter.docs.table_layout``): the opponents' areas, the
+centre, the viewer's own; the browser gets each zone's picture apart as well
+(`table_pictures`).
 
 Pieces with panels (``pieces.panels``: a card's quarters, a tile's edges) are drawn from
 above as they lie, each region filled with its value's colour and labelled; what stands
@@ -1463,13 +1467,14 @@ def _fan(c: _Canvas, style: PieceStyle, part: dict[str, Any], mine: bool,
         pieces, mine = [BACK] * min(int(part.get("count") or 0), 12), False
     _, _, w, h = _piece_box(style, pieces[0], mine)
     n = len(pieces)
-    room = (limit - 2 * PAD - w) / (n - 1) if n > 1 else w
-    # one's own: most of each card shows while there is room, never less than a finger;
-    # someone else's hand folds tighter
-    step = (max(TAP, min(w * 0.82, room)) if mine
-            else min(max(12.0, w * 0.3), max(8.0, room)))
     turn = min(4.0, 24.0 / n)
     lean = h * math.sin(math.radians(turn * (n - 1) / 2)) if n > 1 else 0.0
+    room = (limit - 2 * PAD - 2 * lean - w) / (n - 1) if n > 1 else w
+    # one's own: most of each card shows while there is room, never less than a finger;
+    # someone else's hand folds tighter (a face-up one, so that each card can be told)
+    shown = w * (0.45 if part.get("pieces") is not None else 0.3)
+    step = (max(TAP, min(w * 0.82, room)) if mine
+            else min(max(12.0, shown), max(8.0, room)))
     left, top = PAD + lean, PAD + lean * 0.6
     for i, p in enumerate(pieces):
         angle = (i - (n - 1) / 2) * turn
@@ -1593,7 +1598,7 @@ def _pictures(style: PieceStyle, areas: list[Area], targets: bool
         mine = area.role == "mine"
         scale = OPPONENT_SCALE if area.role == "opponent" else 1.0
         out.append((area, [ZonePicture(s, zone_canvas(style, s, targets, mine,
-                                                       WIDTH / scale - 20), scale)
+                                                       (WIDTH - 28) / scale), scale)
                            for s in area.spots]))
     return out
 
@@ -1603,6 +1608,7 @@ def _table(c: _Canvas, laid: list[tuple[Area, list[ZonePicture]]]) -> float:
     its title and its zones side by side, captioned with their titles and counts."""
     y = 6.0
     headed = len(laid) > 1
+    panels: list[tuple[int, float, float, str]] = []
     for area, pictures in laid:
         start, top = len(c.parts), y
         if headed:
@@ -1622,11 +1628,13 @@ def _table(c: _Canvas, laid: list[tuple[Area, list[ZonePicture]]]) -> float:
             c.width = max(c.width, x + w + 14)
             x, line = x + w + 22, max(line, h)
         y += line + 8
-        if headed:
-            c.parts.insert(start, f'<rect x="4" y="{_num(top)}" width="{_num(c.width - 8)}" '
-                           f'height="{_num(y - top)}" rx="8" fill="{AREA_FILL[area.role]}" '
-                           'stroke="#ddd5c4" stroke-width="1"/>')
+        if headed:  # its width once every area is drawn (a wide board widens them all)
+            panels.append((start, top, y - top, area.role))
         y += 6
+    for start, top, height, role in reversed(panels):
+        c.parts.insert(start, f'<rect x="4" y="{_num(top)}" width="{_num(c.width - 8)}" '
+                       f'height="{_num(height)}" rx="8" fill="{AREA_FILL[role]}" '
+                       'stroke="#ddd5c4" stroke-width="1"/>')
     return y
 
 
