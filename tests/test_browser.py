@@ -141,7 +141,8 @@ def board_move(page: Any, rng: random.Random) -> bool:
     highlighted (the options involve nothing drawn)."""
     before = version(page)
     for _ in range(8):
-        if version(page) > before:
+        if version(page) > before or page.evaluate("document.body.dataset.turn") == "sent":
+            wait_moved(page, before)  # chosen: the board offers nothing until the reply
             return True
         if page.locator("#confirm").is_visible():
             buttons = page.locator("#confirm-list button")

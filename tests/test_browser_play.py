@@ -32,9 +32,10 @@ from serve_support import Running, create, serving, socket_url, until  # noqa: E
 from test_browser import (  # noqa: E402
     CHROMIUM,
     SHOTS,
-    board_move,
+    click_svg,
     list_move,
     settle,
+    shown_error,
     version,
     wait_moved,
     wait_turn,
@@ -155,12 +156,37 @@ def reach(page: Any, target: Any, x: float, height: int, move: Any) -> tuple[flo
 def finish(page: Any, rng: random.Random, before: int) -> None:
     """Complete a move begun on the board: more clicks on it, the confirm list or the
     options left."""
-    for _ in range(10):
-        if version(page) > before:
-            return
-        if not board_move(page, rng):
-            list_move(page, rng)
+    if not click_move(page, rng, before):
+        list_move(page, rng)
     wait_moved(page, before)
+
+
+def chosen(page: Any, before: int) -> bool:
+    """Whether the page has sent a choice (or the position moved on) since `before`."""
+    return version(page) > before or page.evaluate("document.body.dataset.turn") == "sent"
+
+
+def click_move(page: Any, rng: random.Random, before: int | None = None) -> bool:
+    """Choose by clicking lit places and pieces (and, when several options fit the
+    clicks, one in the confirm list). False when nothing on the board is lit."""
+    before = version(page) if before is None else before
+    for _ in range(10):
+        if chosen(page, before):
+            break
+        if page.locator("#confirm").is_visible():
+            buttons = page.locator("#confirm-list button")
+            buttons.nth(rng.randrange(buttons.count())).click()
+            break
+        hot = page.locator("#board .tt-hot")
+        n = hot.count()
+        if n == 0:
+            return False
+        click_svg(page, hot.nth(rng.randrange(n)))
+        settle(page)
+        error = shown_error(page)
+        assert error is None, error
+    wait_moved(page, before)
+    return True
 
 
 class Mouse:
@@ -227,9 +253,13 @@ def drag_move(page: Any, rng: random.Random, pointer: Any) -> bool:
     target = targets.nth(rng.randrange(targets.count()))
     tx, ty = reach(page, target, x + 9, page.viewport_size["height"], pointer.move)
     pointer.move(tx, ty, steps=4)
-    landed = page.locator("#board .drop-hover").count() > 0
+    try:  # moves reach the page at its next frame: wait for the last one's light
+        page.wait_for_selector("#board .drop-hover", timeout=1000)
+        landed = True
+    except playwright_api.TimeoutError:
+        landed = False
     pointer.up(tx, ty)
-    outcome = after_drop(page, before, 5000 if landed else 500)
+    outcome = after_drop(page, before, 5000 if landed else 1500)
     assert page.locator(".ghost").count() == 0
     if outcome == "chosen":
         wait_moved(page, before)
@@ -244,7 +274,7 @@ def drag_move(page: Any, rng: random.Random, pointer: Any) -> bool:
 
 AFTER_DROP = """([before]) => {
     if (Number(document.body.dataset.version) > before
-        || !document.getElementById('board').classList.contains('choosing')) return 'chosen';
+        || document.body.dataset.turn === 'sent') return 'chosen';
     if (!document.getElementById('picked').hidden) return 'picked';
     return null;
 }"""
@@ -274,7 +304,7 @@ def play_whole_game(page: Any, rng: random.Random, shots: str, pointer: Any,
             page.screenshot(path=str(SHOTS / f"{shots}-turn.png"), full_page=True)
         if rng.random() < 0.75 and drag_move(page, rng, pointer):
             made["drag"] += 1
-        elif board_move(page, rng):
+        elif click_move(page, rng):
             made["board"] += 1
         else:
             list_move(page, rng)
@@ -478,11 +508,12 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def split_areas(message: dict[str, Any]) -> dict[str, Any]:
-    """A state message given `areas` built from its one picture: each place a zone of
+    """A state message given `areas` (in place of the server's) built from its one
+    picture, so that what the page draws is known here: each place a zone of
     its own (its picture the whole one's frame with only that place in it), the first
     two in an opponent's area, the rest shared between the centre and mine; one zone's
     picture carries a script and a handler, which the page must take out."""
-    if message.get("type") != "state" or "areas" in message:
+    if message.get("type") != "state":
         return message
     ET.register_namespace("", SVG[1:-1])
     root = ET.fromstring(message["svg"])

@@ -140,6 +140,7 @@
       render(msg);
     } else if (msg.type === "error") {
       showError(msg.message || "The server refused that.");
+      if (state && sent()) render(state); // the choice was refused: the same choices again
     } else if (msg.type === "pass") {
       passScreen(msg);
     }
@@ -605,20 +606,27 @@
     el("code", { class: "notation" }, option.notation));
   }
 
+  // Sends the choice; until the next position comes, the board offers nothing more to
+  // pick (a second click would choose again from a position already left).
   function choose(option) {
     if (!state) return;
     if (send({ type: "choose", version: state.version, notation: option.notation })) {
       picked = [];
+      document.body.dataset.turn = "sent";
       $("board").classList.remove("choosing");
+      $("board").querySelectorAll(".tt-hot, .tt-picked, .draggable").forEach(
+        (e) => e.classList.remove("tt-hot", "tt-picked", "draggable"));
+      focusable([]);
       $("options").querySelectorAll("button").forEach((b) => { b.disabled = true; });
     }
   }
+  const sent = () => document.body.dataset.turn === "sent";
 
   // -- picking on the board: a click, a key, or the two ends of a drag -----------------
   // Picks a place (or piece): true when it fitted (then the options narrow, or the one
   // left is chosen).
   function pick(click, again) {
-    if (!state || !(state.options || []).length) return false;
+    if (!state || !(state.options || []).length || sent()) return false;
     const step = picked.length;
     const fitting = candidates().filter((i) => fits(involved[i][step], click));
     if (!fitting.length) {
@@ -670,7 +678,7 @@
 
   function onPointerDown(event) {
     if (drag || !event.isPrimary || (event.pointerType === "mouse" && event.button !== 0)) return;
-    if (!state || !(state.options || []).length) return;
+    if (!state || !(state.options || []).length || sent()) return;
     const source = event.target.closest && event.target.closest(PIECE);
     if (!source || !$("board").contains(source)) return;
     const plan = dragPlan(source);
