@@ -247,7 +247,10 @@ def drag_move(page: Any, rng: random.Random, pointer: Any) -> bool:
     pointer.down(x, y)
     pointer.move(x + 9, y + 9, steps=3)
     targets = page.locator("#board .drop-target")
-    assert targets.count() > 0, "a draggable piece lit no target"
+    try:  # the moves reach the page at its next frame
+        targets.first.wait_for(state="attached", timeout=3000)
+    except playwright_api.TimeoutError:
+        raise AssertionError("a draggable piece lit no target") from None
     assert page.locator(".ghost").count() == 1
     assert page.evaluate("document.getElementById('board').classList.contains('dragging')")
     target = targets.nth(rng.randrange(targets.count()))
@@ -393,6 +396,7 @@ def test_a_drop_away_from_any_target_cancels_and_a_click_still_picks(
     page.mouse.down()
     page.mouse.move(x + 20, y + 5, steps=3)
     lit = page.locator("#board .drop-target")
+    lit.first.wait_for(state="attached")
     assert lit.count() == 9  # the board's nine squares, as the options say
     assert all(lit.nth(i).get_attribute("data-place") for i in range(lit.count()))
     page.screenshot(path=str(SHOTS / "tabletop-play-dragging.png"))
@@ -507,6 +511,28 @@ def test_moves_made_with_the_keyboard_alone(server: Running, browser: Any, name:
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+def frame_box(root: ET.Element, place: ET.Element) -> list[float] | None:
+    """The place's frame (x, y, width, height) in the picture's coordinates, through the
+    translate and scale transforms of the groups it sits in."""
+    frame = place.find(f"{SVG}rect[@class='tt-frame']")
+    if frame is None:
+        return None
+    x, y, w, h = (float(frame.get(k)) for k in ("x", "y", "width", "height"))
+    parents = {child: parent for parent in root.iter() for child in parent}
+    node: ET.Element | None = place
+    while node is not None:
+        steps = re.findall(r"(translate|scale)\(([^)]*)\)", node.get("transform", ""))
+        for kind, args in reversed(steps):
+            a = [float(v) for v in re.split(r"[\s,]+", args.strip())]
+            if kind == "scale":
+                k = a[0]
+                x, y, w, h = x * k, y * k, w * k, h * k
+            else:
+                x, y = x + a[0], y + (a[1] if len(a) > 1 else 0)
+        node = parents.get(node)
+    return [x, y, w, h]
+
+
 def split_areas(message: dict[str, Any]) -> dict[str, Any]:
     """A state message given `areas` (in place of the server's) built from its one
     picture, so that what the page draws is known here: each place a zone of
@@ -517,16 +543,16 @@ def split_areas(message: dict[str, Any]) -> dict[str, Any]:
         return message
     ET.register_namespace("", SVG[1:-1])
     root = ET.fromstring(message["svg"])
-    places = [g for g in root if g.get("class") == "tt-place"]
+    places = [g for g in root.iter(f"{SVG}g") if g.get("class") == "tt-place"]
     zones = []
     for g in places:
         picture = copy.deepcopy(root)
-        for child in list(picture):
-            if child.get("class") == "tt-place" and child.get("data-place") != g.get("data-place"):
-                picture.remove(child)
-        frame = g.find(f"{SVG}rect[@class='tt-frame']")
-        if frame is not None:  # the picture cut to its place, at its natural size
-            box = [float(frame.get(k)) for k in ("x", "y", "width", "height")]
+        parents = {child: parent for parent in picture.iter() for child in parent}
+        for other in [e for e in picture.iter(f"{SVG}g") if e.get("class") == "tt-place"
+                      and e.get("data-place") != g.get("data-place")]:
+            parents[other].remove(other)
+        box = frame_box(root, g)
+        if box is not None:  # the picture cut to its place, at its natural size
             picture.set("viewBox", " ".join(str(v) for v in box))
             picture.set("width", str(box[2]))
             picture.set("height", str(box[3]))
@@ -586,6 +612,7 @@ def test_the_areas_are_drawn_as_a_table_and_played_across_their_zones(
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + 10, y + 10, steps=2)
+    page.locator("#board .drop-target").first.wait_for(state="attached")
     pictures = page.evaluate("""() => {
         const source = document.querySelector('#board .tt-piece.dragging').ownerSVGElement;
         const lit = [...document.querySelectorAll('#board .drop-target')];

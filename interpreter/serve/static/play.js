@@ -142,6 +142,9 @@
       showError(msg.message || "The server refused that.");
       if (state && sent()) render(state); // the choice was refused: the same choices again
     } else if (msg.type === "pass") {
+      endDrag(); // nothing of the last seat's picks stays in the script's memory either
+      focusKey = null;
+      openGroups = new Set();
       passScreen(msg);
     }
   }
