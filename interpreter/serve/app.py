@@ -503,7 +503,7 @@ def log_lines(table: Table, entries: list[dict[str, Any]]) -> list[str]:
 
 def option_groups(options: list[Option]) -> list[dict[str, Any]]:
     """Each option's group as the terminal shows it (by kind, then by the first part of
-    the notation that differs), so the page lists High Rise's placements in the same
+    the notation that differs), so the page lists a hundred placements in the same
     groups, with the same words: its number, title, size and the key that types it."""
     out: list[dict[str, Any]] = [{} for _ in options]
     place = {id(o): i for i, o in enumerate(options)}
