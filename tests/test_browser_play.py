@@ -329,7 +329,7 @@ where it always goes, a bid, a sowing begun by choosing a house, a stone put on 
 point. They are played by clicking."""
 
 SIZES = [("desk", DESK), ("phone", PHONE)]
-CASES = [(g, p, s) for g, p in FIVE for s, _ in SIZES] + [(g, p, "phone") for g, p in GALLERY]
+CASES = [(g, p, s) for g, p in FIVE + GALLERY for s, _ in SIZES]
 
 
 @needs_chromium
