@@ -607,6 +607,6 @@ def test_the_last_move_is_outlined_and_said_in_words(server: Running, browser: A
     assert re.match(r"Last move \(Player 2\): .+ → " + re.escape(square), said.inner_text())
     assert page.locator("#board .tt-place.tt-last-from").count() >= 1  # its supply
     log = page.locator("#log").inner_text()
-    assert re.search(r"Player 2 placed a .+ on " + re.escape(square), log)
+    assert re.search(r"Player 2 placed an? .+ on " + re.escape(square), log)
     page.screenshot(path=str(SHOTS / "tabletop-browser-last-move.png"), full_page=True)
     assert not page.js_errors

@@ -18,6 +18,7 @@ from rich.console import Console
 
 from interpreter.api import load_game
 from interpreter.cli.render import log_lines, render_view, zones_split
+from interpreter.compile.english import article
 from interpreter.compile.game import Game, compile_game
 from interpreter.load.loader import load_ruleset
 from interpreter.run.state import State
@@ -81,7 +82,7 @@ def test_the_notation_is_dim_beside_the_words() -> None:
     line = log_lines(game, view(game, state, 1)["log"])[0]
     _, notation, label = made[0]
     piece_on = label.removeprefix("Put your ")
-    assert line.plain == f"Player {made[0][0]} placed a {piece_on}  {notation}"
+    assert line.plain == f"Player {made[0][0]} placed {article(piece_on)}  {notation}"
     dim = [line.plain[s.start:s.end] for s in line.spans if "dim" in str(s.style)]
     assert dim == [f"  {notation}"]
 
@@ -135,7 +136,7 @@ def test_hot_seat_and_spectators_logs_say_the_words() -> None:
     spectator = view(Table.game, state, 0)
     seat, notation, label = made[-1]
     assert served_lines(Table, spectator["log"])[-1] == (
-        f"Player {seat} placed a {label.removeprefix('Put your ')}  ({notation})")
+        f"Player {seat} placed {article(label.removeprefix('Put your '))}  ({notation})")
 
 
 # -- the last move marked ------------------------------------------------------------------

@@ -17,6 +17,7 @@ import pytest
 
 from interpreter.api import load_game
 from interpreter.cli.render import log_lines
+from interpreter.compile.english import article
 from interpreter.compile.game import Game, compile_game
 from interpreter.load.loader import load_ruleset
 from interpreter.run.state import State
@@ -63,7 +64,7 @@ def test_a_placed_piece_is_told_as_table_talk_in_every_log() -> None:
     option = game.legal_options(state, seat)[0]
     state = game.apply(state, seat, option)
     piece, square = option.label.removeprefix("Put your ").split(" on ")
-    said = f"Player {seat} placed a {piece} on {square}"
+    said = f"Player {seat} placed {article(piece)} on {square}"
     for viewer in (0, 1, 2):  # spectator, the chooser, the other seat
         seen = view(game, state, viewer)
         assert seen["log"][-1]["said"] == said
@@ -146,3 +147,21 @@ def test_no_bundled_games_log_says_your_of_another_seat(name: str) -> None:
                 assert not YOUR.search(line), line
                 told += "said" in entry
     assert told
+
+
+def test_a_said_takes_a_or_an_as_the_piece_sounds() -> None:
+    """`a_or_an(text)` puts the article its first sound takes: High Rise's log said
+    "placed a orange medium" before it."""
+    game = load_game("high-rise")
+    state = game.new_state(2, 3)
+    rng = random.Random(1)
+    said: list[str] = []
+    while not state.over and len(said) < 60:
+        seat = game.deciding_seats(state)[0]
+        option = rng.choice(game.legal_options(state, seat))
+        game.apply_in_place(state, seat, option.notation)
+        said = [e.get("said", "") for e in view(game, state, 1)["log"] if isinstance(e, dict)]
+    placed = [s for s in said if " placed " in s]
+    assert any(" placed an orange " in s for s in placed), placed
+    assert not any(re.search(r" a [aeiou]", s) for s in placed), placed
+    assert not any(re.search(r" an [^aeiou]", s) for s in placed), placed

@@ -337,6 +337,13 @@ def f_piece_name(env: Any, piece: Any) -> str:
     return env.game.piece_names[_piece(env, piece, "piece_name")]
 
 
+def f_a_or_an(env: Any, text: Any) -> str:
+    """The text after the article its first sound takes, so a template can say "placed
+    an orange medium" whatever the piece is."""
+    from interpreter.compile.english import article
+    return article(str(text))
+
+
 def f_piece_code(env: Any, piece: Any) -> str:
     if piece is None:
         return "-"
@@ -763,6 +770,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     _fn("place_name", f_place_name, 1, 1, "the name of {0}", "place_name(place), e.g. c3"),
     _fn("piece_name", f_piece_name, 1, 1, "{0}", "piece_name(piece), e.g. red large",
         describes_piece=True),
+    _fn("a_or_an", f_a_or_an, 1, 1, "{0}",
+        "a_or_an(text): the text after a or an, e.g. an orange medium"),
     _fn("piece_code", f_piece_code, 1, 1, "{0}", "piece_code(piece): short code, e.g. rL",
         describes_piece=True),
     _fn("value_name", f_value_name, 1, 1, "{0}", "value_name(value): display name of a value"),
