@@ -117,6 +117,13 @@ HIT = """([x, y, selector]) => {
 }"""
 
 
+def still(page: Any) -> None:
+    """Wait until the last move has finished sliding: a piece pressed where it was drawn
+    mid-slide is no longer under the pointer when the press comes."""
+    page.wait_for_function("() => document.getAnimations().every("
+                           "(a) => a.playState !== 'running')", timeout=10000)
+
+
 def grab(page: Any, rng: random.Random) -> tuple[float, float] | None:
     """A draggable piece's centre, scrolled into view, where a press reaches it (not a
     piece stacked over it); None when the board has none."""
@@ -170,6 +177,7 @@ def click_move(page: Any, rng: random.Random, before: int | None = None) -> bool
     """Choose by clicking lit places and pieces (and, when several options fit the
     clicks, one in the confirm list). False when nothing on the board is lit."""
     before = version(page) if before is None else before
+    clicked = False
     for _ in range(10):
         if chosen(page, before):
             break
@@ -180,8 +188,11 @@ def click_move(page: Any, rng: random.Random, before: int | None = None) -> bool
         hot = page.locator("#board .tt-hot")
         n = hot.count()
         if n == 0:
+            if clicked:  # the last click chose: the page took the lights away
+                break
             return False
         click_svg(page, hot.nth(rng.randrange(n)))
+        clicked = True
         settle(page)
         error = shown_error(page)
         assert error is None, error
@@ -240,6 +251,7 @@ def drag_move(page: Any, rng: random.Random, pointer: Any) -> bool:
     light up) and drop it on one of them; then finish the move if it has more steps.
     False when no piece can be dragged or the drop did not land on a target."""
     before = version(page)
+    still(page)
     start = grab(page, rng)
     if start is None:
         return False

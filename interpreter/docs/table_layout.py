@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from interpreter.run.view import is_empty
+
 if TYPE_CHECKING:
     from interpreter.load.schema import ZoneDecl
     from interpreter.run.game import Game
@@ -133,7 +135,7 @@ def plan_table(game: Game, view_data: dict[str, Any], viewer: int | None,
     then the viewer's own; each with its zones in the ruleset's order. Zones off the
     table are left out; `zones` keeps only those named. With `picture` (the rulebook's
     one picture of the table, seen by no one) seat 1 sits at the bottom, as if it were the
-    reader's."""
+    reader's, and a seat's empty piles are left out (a page has no room for empty mats)."""
     seats = sorted({int(owner) for zone_id, zv in view_data["zones"].items()
                     if zone_id in game.zones and game.zones[zone_id].per_seat
                     for owner in zv})
@@ -160,6 +162,8 @@ def plan_table(game: Game, view_data: dict[str, Any], viewer: int | None,
         in_centre = zone_area(game, zone_id) == "centre"
         around = {s: i for i, s in enumerate([*others, bottom])}
         for owner, part in sorted(zv.items(), key=lambda item: around.get(int(item[0]), 0)):
+            if picture and is_empty(part):
+                continue  # a printed picture leaves out a seat's empty pile (no drop there)
             seat = int(owner)
             title = (f"{info.label} ({game.seat_name(seat)})" if in_centre
                      else info.label)
