@@ -500,7 +500,13 @@ def test_moves_made_with_the_keyboard_alone(server: Running, browser: Any, name:
     assert len(ways) == 5, ways
     if name == "high-rise":
         assert ways.count("board") >= 3, ways  # the page puts the keys back on the board
-        # Escape clears the picks
+        # Escape clears the picks (after a move made on the board, whose keys the page
+        # puts back on the board; a move made in the list leaves them in the list)
+        for _ in range(10):
+            if ways[-1] == "board" or wait_turn(page) == "over":
+                break
+            ways.append(key_move(page, rng))
+        assert ways[-1] == "board", ways
         wait_turn(page)
         total = page.locator("#options button.option").count()
         assert page.evaluate(FOCUSED) == "board"
