@@ -68,8 +68,8 @@ def open_page(browser: Any, server: Running, link: str) -> Any:
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.js_errors = errors
     page.goto(server.url + link)
-    page.wait_for_function("() => document.body.dataset.version !== undefined || "
-                           "document.body.dataset.pass !== undefined", timeout=30000)
+    page.wait_for_function("() => document.body?.dataset.version !== undefined || "
+                           "document.body?.dataset.pass !== undefined", timeout=30000)
     return page
 
 
@@ -79,7 +79,7 @@ def version(page: Any) -> int:
 
 def wait_turn(page: Any, timeout: float = 60000) -> str:
     """Wait until this seat must choose or the game is over; which."""
-    page.wait_for_function("() => ['mine', 'over'].includes(document.body.dataset.turn)",
+    page.wait_for_function("() => ['mine', 'over'].includes(document.body?.dataset.turn)",
                            timeout=timeout)
     return page.evaluate("document.body.dataset.turn")
 
@@ -351,7 +351,7 @@ def test_two_people_see_only_their_own_secrets_and_a_spectator_sees_neither(
         before = version(page)
         list_move(page, rng)
         for p in (one, two, watcher):
-            p.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+            p.wait_for_function(f"() => Number(document.body?.dataset.version) > {before}")
     assert checked, "no secret was there to keep"
     for frame in frames:
         data = json.loads(frame) if frame.startswith("{") else {}
@@ -369,7 +369,7 @@ def test_the_hot_seat_hides_the_board_until_the_next_player_is_ready(
     page = open_page(browser, server, made["links"]["table"])
     rng = random.Random(2)
     for _ in range(3):
-        page.wait_for_function("() => document.body.dataset.pass !== undefined")
+        page.wait_for_function("() => document.body?.dataset.pass !== undefined")
         seat = page.evaluate("document.body.dataset.pass")
         assert page.locator("#pass").is_visible()
         assert f"Player {seat}" in page.locator("#pass-title").inner_text()
@@ -491,7 +491,7 @@ def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, browser:
         other = open_page(browser, second, made["links"]["2"])
         mover = page if wait_turn(page, 5000) == "mine" else other
         list_move(mover, random.Random(1))
-        page.wait_for_function(f"() => Number(document.body.dataset.version) > {seen}")
+        page.wait_for_function(f"() => Number(document.body?.dataset.version) > {seen}")
 
 
 SCRIPT_CHECK = """() => ({
@@ -557,7 +557,7 @@ def test_a_hostile_rulesets_texts_show_literally_and_run_nothing(tmp_path: Path,
         page.screenshot(path=str(SHOTS / "tabletop-browser-hostile.png"), full_page=True)
         before = version(page)
         page.locator("#options button.option[data-notation='stop']").click()
-        page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+        page.wait_for_function(f"() => Number(document.body?.dataset.version) > {before}")
         assert "stopped " + " ".join(HOSTILE) in page.locator("#status").inner_text()
         no_markup_ran(page, *PLAY_SCRIPTS)
         rules = context.new_page()

@@ -172,15 +172,15 @@ def leaks(page: Any, codes: set[str], lines: set[str]) -> list[str]:
 
 
 def wait_cover(page: Any) -> int:
-    page.wait_for_function("() => document.body.dataset.pass !== undefined", timeout=60000)
+    page.wait_for_function("() => document.body?.dataset.pass !== undefined", timeout=60000)
     return int(page.evaluate("document.body.dataset.pass"))
 
 
 def wait_shown(page: Any, running: Running, table: Any) -> None:
     """Wait until the page shows the table's position now, options and all."""
-    page.wait_for_function("() => ['mine', 'over'].includes(document.body.dataset.turn)",
+    page.wait_for_function("() => ['mine', 'over'].includes(document.body?.dataset.turn)",
                            timeout=60000)
-    page.wait_for_function(f"() => document.body.dataset.version === '{table.version}'",
+    page.wait_for_function(f"() => document.body?.dataset.version === '{table.version}'",
                            timeout=60000)
 
 
@@ -238,8 +238,8 @@ def test_the_cover_screen_leaves_nothing_of_the_last_seat(
         while not table.state.over:  # the seat plays on until the device must pass
             choose(page, rng)
             page.wait_for_function(
-                "() => document.body.dataset.pass !== undefined || "
-                f"Number(document.body.dataset.version) > {seen[-1]['version']}", timeout=60000)
+                "() => document.body?.dataset.pass !== undefined || "
+                f"Number(document.body?.dataset.version) > {seen[-1]['version']}", timeout=60000)
             if page.evaluate("document.body.dataset.pass !== undefined"):
                 break
             wait_shown(page, server, table)

@@ -70,7 +70,7 @@ def open_page(browser: Any, server: Running, link: str, viewport: dict[str, int]
 
 
 def wait_turn(page: Any) -> str:
-    page.wait_for_function("() => ['mine', 'over'].includes(document.body.dataset.turn)",
+    page.wait_for_function("() => ['mine', 'over'].includes(document.body?.dataset.turn)",
                            timeout=60000)
     return page.evaluate("document.body.dataset.turn")
 
@@ -89,7 +89,7 @@ def choose_from_list(page: Any, rng: random.Random) -> None:
     if not button.is_visible():
         button.locator("xpath=ancestor::details[1]/summary").click()
     button.click()
-    page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}",
+    page.wait_for_function(f"() => Number(document.body?.dataset.version) > {before}",
                            timeout=60000)
 
 
@@ -159,7 +159,7 @@ def test_the_table_fits_a_phone(server: Running, browser: Any, name: str) -> Non
     assert not page.problems, page.problems
 
     wide = open_page(browser, server, made["links"]["1"], WIDE)
-    wide.wait_for_function("() => document.body.dataset.version !== undefined")
+    wide.wait_for_function("() => document.body?.dataset.version !== undefined")
     wide.screenshot(path=str(SHOTS / f"tabletop-looks-{name}-1280.png"))
     wide.screenshot(path=str(SHOTS / f"tabletop-looks-{name}-1280-full.png"), full_page=True)
     assert measure(wide)["scroll"] <= WIDE["width"]
@@ -186,7 +186,7 @@ def test_a_move_slides_the_piece_that_moved(server: Running, browser: Any) -> No
     }""")
     before = version(page)
     click_first_option(page)
-    page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+    page.wait_for_function(f"() => Number(document.body?.dataset.version) > {before}")
     page.wait_for_function("() => window.__slides.length > 0", timeout=10000)
     assert all(page.evaluate("window.__slides"))  # each was running when it started
     assert page.evaluate("TabletopMotion.played.slid") >= 1
@@ -205,7 +205,7 @@ def test_no_motion_for_people_who_ask_for_none(server: Running, browser: Any) ->
     assert wait_turn(page) == "mine"
     before = version(page)
     click_first_option(page)
-    page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+    page.wait_for_function(f"() => Number(document.body?.dataset.version) > {before}")
     wait_turn(page)
     assert page.evaluate("TabletopMotion.played.runs") == 0
     assert not page.problems, page.problems

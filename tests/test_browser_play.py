@@ -97,7 +97,7 @@ def open_table(browser: Any, url: str, size: dict[str, int], touch: bool = False
 
 def go(page: Any, url: str) -> None:
     page.goto(url)
-    page.wait_for_function("() => document.body.dataset.version !== undefined", timeout=30000)
+    page.wait_for_function("() => document.body?.dataset.version !== undefined", timeout=30000)
 
 
 def no_sideways_scroll(page: Any) -> None:
