@@ -347,3 +347,28 @@ def test_ismcts_workers_are_sent_the_information_set_never_the_state(
         agent.search(game, other, seat)
         agent.close()
         assert pickle.dumps(jobs_other) == sent
+
+
+def test_the_browser_tables_computer_player_closes_its_processes_when_the_game_ends(
+        tmp_path: Path) -> None:
+    import random
+
+    from serve_support import create, receive, send, serving, socket_url
+
+    with serving(tmp_path) as client:
+        made = create(client, ruleset="tic-tac-toe",
+                      seats={"1": "human", "2": "mcts:playouts=20,workers=2"})
+        table = client.app.state.server.store.live[made["game"]]  # type: ignore[attr-defined]
+        rnd = random.Random(3)
+        pids: set[int] = set()
+        with client.websocket_connect(socket_url(made, "1")) as ws:
+            message = receive(ws)
+            while not message["over"]:
+                pids.update(table.agents[2].worker_pids())
+                if message["options"]:
+                    option = rnd.choice(message["options"])
+                    send(ws, type="choose", version=message["version"], index=option["index"])
+                message = receive(ws)
+        assert pids  # it searched in two processes
+        assert _gone(list(pids))
+        assert table.agents[2].worker_pids() == []

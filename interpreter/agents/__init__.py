@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 AGENTS: dict[str, type] = {"random": RandomAgent, "uniform": UniformAgent}
 
 __all__ = ["AGENTS", "SEES_HIDDEN_NOTE", "Agent", "AgentSpec", "OptionChoice", "RandomAgent",
-           "UniformAgent", "check_agent", "make_agent", "parse_agent_spec", "ruleset_settings",
-           "ruleset_settings_note", "sees_hidden", "workers_note"]
+           "UniformAgent", "check_agent", "close_agents", "make_agent", "parse_agent_spec",
+           "ruleset_settings", "ruleset_settings_note", "sees_hidden", "workers_note"]
 
 SEES_HIDDEN_NOTE = ("mcts sees all that is hidden (cards, dice under covers, secrets: it "
                     "searches the true state); for a computer player that plays fair, use "
@@ -101,3 +101,12 @@ def workers_note(texts: Iterable[str]) -> str | None:
                     f"cores: they take turns on the cores, so it thinks no faster than "
                     f"with workers={cores}.")
     return None
+
+
+def close_agents(agents: Iterable[Agent]) -> None:
+    """Stop the worker processes of these players (`workers=N`); one that decides again
+    starts them again."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()
