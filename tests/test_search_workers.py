@@ -372,3 +372,17 @@ def test_the_browser_tables_computer_player_closes_its_processes_when_the_game_e
         assert pids  # it searched in two processes
         assert _gone(list(pids))
         assert table.agents[2].worker_pids() == []
+
+
+def test_timed_shares_think_for_the_time_given() -> None:
+    game = load_game(CONNECT_FOUR)
+    agent = make_agent("mcts:seconds=0.5,workers=2", 1, game)
+    state = game.new_state(2, 1)
+    agent.search(game, state, 1)  # the workers start
+    started = time.perf_counter()
+    raw = agent.search(game, state, 1)
+    took = time.perf_counter() - started
+    agent.close()
+    assert raw in game.raw_options(state, 1)
+    assert agent.last_playouts > 0
+    assert 0.5 <= took < 5.0  # both shares think for the time, side by side

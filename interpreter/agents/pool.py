@@ -19,6 +19,7 @@ searched one after another in the caller's process, with the same result.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import pickle
 import signal
@@ -37,15 +38,14 @@ Job = tuple[Any, ...]
 """What a share searches: passed to `run_share` in the worker (see search.py)."""
 
 _TOKENS: weakref.WeakKeyDictionary[Game, int] = weakref.WeakKeyDictionary()
-_NEXT_TOKEN = [0]
+_NUMBERS = itertools.count(1)  # next() on it is atomic: tables search in threads
 
 
 def _token(game: Game) -> int:
     """A number naming `game` in this process, so a worker compiles each game once."""
     token = _TOKENS.get(game)
     if token is None:
-        _NEXT_TOKEN[0] += 1
-        token = _TOKENS[game] = _NEXT_TOKEN[0]
+        token = _TOKENS.setdefault(game, next(_NUMBERS))
     return token
 
 
