@@ -37,6 +37,15 @@ for the bundled games are the flat search's.
 The default depth of 20 decisions is a matter of speed: in a bundled game of about 200
 decisions, a decision at 400 playouts took 0.5 s at depth 20 and 4.5 s played to the end.
 
+With `workers=N` one search runs in N processes, root-parallel: the playouts are cut
+into N shares, each searched from the same position with its own seed (from the agent's
+generator and the share's number) in a tree of its own, and the root's visit counts are
+added up in share order before the choice (`interpreter.agents.pool` keeps the
+processes). No tree is shared, so no share waits for another; each tree is 1/N as deep
+as one tree would be. The sum does not depend on where or when a share ran, so the same
+seed and settings give the same choice (not the choice of workers=1). An `ismcts` share
+is sent its seat's information set (`InformationSet.shareable`), never the true state.
+
 How a playout judges the position it reached (`judge`):
 
 - `play` (the default): it plays on at random and stops after `depth` decisions; the
@@ -131,7 +140,7 @@ class SearchAgent:
         "workers": Setting(int, 1, "processes one search uses, each searching its share of "
                            "the playouts from the same position; their counts are added up "
                            "(the same seed gives the same choices for the same number; more "
-                           f"than this machine's {CORES} cores is allowed, but slower)",
+                           f"than this machine's {CORES} cores is allowed, but no faster)",
                            1, 256),
     }
 
