@@ -41,10 +41,11 @@ With `workers=N` one search runs in N processes, root-parallel: the playouts are
 into N shares, each searched from the same position with its own seed (from the agent's
 generator and the share's number) in a tree of its own, and the root's visit counts are
 added up in share order before the choice (`interpreter.agents.pool` keeps the
-processes). No tree is shared, so no share waits for another; each tree is 1/N as deep
-as one tree would be. The sum does not depend on where or when a share ran, so the same
-seed and settings give the same choice (not the choice of workers=1). An `ismcts` share
-is sent its seat's information set (`InformationSet.shareable`), never the true state.
+processes). No tree is shared, so no share waits for another; each tree holds 1/N of
+the playouts, so it looks less far ahead than one tree of them all. The sum does not
+depend on where or when a share ran, so the same seed and settings give the same choice
+(not the choice of workers=1). An `ismcts` share is sent its seat's information set
+(`InformationSet.shareable`), never the true state.
 
 How a playout judges the position it reached (`judge`):
 
