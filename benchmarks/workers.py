@@ -16,7 +16,10 @@ positions and rounds), their ratio, the median of the per-search ratios, and `cp
 ratio of CPU seconds of the workers=1 search to those of the busiest process of the
 workers=N search (Linux /proc), i.e. the ratio on cores of its own, which the load of
 others does not change much. It prints the load average (1 minute) before and after
-each game: on a shared machine, read the wall ratio beside it.
+each game: on a shared machine, read the wall ratio beside it. Linux with
+`kernel.sched_autogroup_enabled` shares the cores out between sessions, not processes:
+while other sessions keep the cores busy, a search's processes share one session's part
+and the wall ratio stays near 1 whatever the CPU ratio.
 """
 
 from __future__ import annotations
