@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 AGENTS: dict[str, type] = {"random": RandomAgent, "uniform": UniformAgent}
 
 __all__ = ["AGENTS", "SEES_HIDDEN_NOTE", "Agent", "AgentSpec", "OptionChoice", "RandomAgent",
-           "UniformAgent", "check_agent", "make_agent", "parse_agent_spec", "ruleset_settings",
-           "ruleset_settings_note", "sees_hidden"]
+           "UniformAgent", "check_agent", "close_agents", "make_agent", "parse_agent_spec",
+           "ruleset_settings", "ruleset_settings_note", "sees_hidden", "workers_note"]
 
 SEES_HIDDEN_NOTE = ("mcts sees all that is hidden (cards, dice under covers, secrets: it "
                     "searches the true state); for a computer player that plays fair, use "
@@ -82,3 +82,31 @@ def sees_hidden(text: str) -> bool:
     secrets included; a person or an unknown name does not."""
     cls = AGENTS.get(text.partition(":")[0].strip().lower())
     return bool(getattr(cls, "sees_hidden", False))
+
+
+def workers_note(texts: Iterable[str]) -> str | None:
+    """What `play` and `analyze` say when a computer player written in `texts` is given
+    more worker processes than this machine has cores; None when none is."""
+    import os
+
+    cores = os.cpu_count() or 1
+    for text in texts:
+        try:
+            spec = check_agent(text)
+        except UsageError:
+            continue
+        workers = spec.settings.get("workers", 1)
+        if workers > cores:
+            return (f"{spec.text} searches in {workers} processes on a machine of {cores} "
+                    f"cores: they take turns on the cores, so it thinks no faster than "
+                    f"with workers={cores}.")
+    return None
+
+
+def close_agents(agents: Iterable[Agent]) -> None:
+    """Stop the worker processes of these players (`workers=N`); one that decides again
+    starts them again."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()

@@ -87,6 +87,40 @@ class InformationSet:
         Which piece that is stays unknown: the piece dealt there is the one shown."""
         self._setups: list[State] | None = None
 
+    def shareable(self, seed: int) -> InformationSet:
+        """A copy to send to another process, holding nothing the seat may not know: its
+        template is a position drawn from this set (`seed`), the hidden pieces visible
+        variables name are the ones dealt there. Every `sample` draws over all that
+        the seat may not know, so the copy draws exactly the positions this set draws."""
+        for attempt in range(SETUP_TRIES):
+            try:
+                template = self.sample(derive_seed(seed, "shareable", attempt))
+                break
+            except RuleError:  # an impossible guess (others' secret choices)
+                continue
+        else:
+            raise RuleError("no position the seat could be in could be drawn")
+        out = object.__new__(InformationSet)
+        out.__dict__.update(self.__dict__)
+        out.template = template
+        out.held_slots = {template.sites[site][index]: (site, index)
+                          for site, index in self.held_slots.values()}
+        out._setups = None
+        return out
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the game (the receiver compiles its own: see `attached`), its
+        variables by name, without the set-ups (made again, the same, where used)."""
+        return {**self.__dict__, "game": None, "_setups": None,
+                "held": [v if isinstance(v, str) else v.id for v in self.held]}
+
+    def attached(self, game: Game) -> InformationSet:
+        """This set, sent from another process, joined to this process's `game`."""
+        if self.game is not game:
+            self.game = game
+            self.held = [game.variables[v] if isinstance(v, str) else v for v in self.held]
+        return self
+
     # -- reading only what the seat may know -----------------------------------------------
     def _forget(self, state: State) -> State:
         """The true state with what others chose in secret at this decision taken back

@@ -37,6 +37,16 @@ for the bundled games are the flat search's.
 The default depth of 20 decisions is a matter of speed: in a bundled game of about 200
 decisions, a decision at 400 playouts took 0.5 s at depth 20 and 4.5 s played to the end.
 
+With `workers=N` one search runs in N processes, root-parallel: the playouts are cut
+into N shares, each searched from the same position with its own seed (from the agent's
+generator and the share's number) in a tree of its own, and the root's visit counts are
+added up in share order before the choice (`interpreter.agents.pool` keeps the
+processes). No tree is shared, so no share waits for another; each tree holds 1/N of
+the playouts, so it looks less far ahead than one tree of them all. The sum does not
+depend on where or when a share ran, so the same seed and settings give the same choice
+(not the choice of workers=1). An `ismcts` share is sent its seat's information set
+(`InformationSet.shareable`), never the true state.
+
 How a playout judges the position it reached (`judge`):
 
 - `play` (the default): it plays on at random and stops after `depth` decisions; the
@@ -58,18 +68,20 @@ How a playout judges the position it reached (`judge`):
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from interpreter.agents.base import OptionChoice, seeded
 from interpreter.agents.information import InformationSet
+from interpreter.agents.pool import SearchPool, can_start_processes
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.spec import Setting
-from interpreter.errors import RuleError
+from interpreter.errors import RuleError, UsageError
 from interpreter.run.game import numeric_scores
 from interpreter.run.machine import Machine
-from interpreter.run.rng import below, next_u64
+from interpreter.run.rng import below, derive_seed, next_u64
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -78,6 +90,11 @@ if TYPE_CHECKING:
     from interpreter.run.state import State
 
 Raw = tuple[int, tuple]
+Share = tuple[int, int, dict[Any, tuple[int, dict[Any, int] | None]]]
+"""A share's answer: playouts done, dropped, and per root option (or group) its visits
+and, for a group, its options' visits."""
+
+CORES = os.cpu_count() or 1
 
 
 class _Node:
@@ -121,6 +138,11 @@ class SearchAgent:
                          choices=("play", "score")),
         "lead": Setting(float, 3.0, "with judge=score: a lead of this many points counts "
                         "as 0.88 of a win, twice as many as 0.98", 0.001, 1e9),
+        "workers": Setting(int, 1, "processes one search uses, each searching its share of "
+                           "the playouts from the same position; their counts are added up "
+                           "(the same seed gives the same choices for the same number; more "
+                           f"than this machine's {CORES} cores is allowed, but no faster)",
+                           1, 256),
     }
 
     FOLLOW_UPS: ClassVar[int] = 8
@@ -129,8 +151,16 @@ class SearchAgent:
 
     def __init__(self, seed: int = 0, playouts: int = 400, seconds: float = 0.0,
                  depth: int = 20, c: float = 0.7, groups: int = 0, judge: str = "play",
-                 lead: float = 3.0) -> None:
+                 lead: float = 3.0, workers: int = 1) -> None:
+        if type(workers) is not int or workers < 1:
+            raise UsageError(f"the {self.name} player's workers is a whole number of at "
+                             f"least 1, not {workers!r}")
         self.rng = seeded(seed)
+        self.workers = workers
+        self.settings = {"playouts": playouts, "seconds": seconds, "depth": depth, "c": c,
+                         "groups": groups, "judge": judge, "lead": lead}
+        """As given (workers aside): what a worker process's own searcher is made with."""
+        self._pool: SearchPool | None = None
         self.playouts = playouts
         self.seconds = seconds
         self.depth = depth
@@ -177,31 +207,11 @@ class SearchAgent:
         if len(raws) == 1:
             self.last_playouts = 0
             return raws[0]
-        root = _Node(0)
-        root.grouped = self._grouping(raws)
-        self.dropped = 0
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
-        planned = 0 if deadline else self.playouts
-        done = 0
-        report_every = max(1, planned // 100) if planned else 16
-        while True:
-            if deadline is None:
-                if done >= planned:
-                    break
-            elif done and time.perf_counter() >= deadline:
-                break
-            if self.drops_impossible:
-                try:
-                    self._playout(game, state, seat, root)
-                except RuleError:
-                    self.dropped += 1
-            else:
-                self._playout(game, state, seat, root)
-            done += 1
-            if self.progress is not None and done % report_every == 0:
-                self.progress(done, planned)
-        self.last_playouts = done
-        if self.dropped == done:
+        if self.workers > 1:
+            root = self._search_shared(game, state, seat, len(raws))
+        else:
+            root = self._grow(game, state, seat, len(raws), self.playouts, self.seconds)
+        if self.dropped == self.last_playouts:
             raise RuleError(f"the {self.name} player found no position its seat could be "
                             "in from which the rules could go on")
         keys = [self.key(game, state, seat, raw) for raw in raws]
@@ -214,6 +224,98 @@ class SearchAgent:
             children = child.children if child is not None else {}
             among = [i for i in among if groups[i] == g]
         return raws[_most_visited(children, keys, among)]
+
+    def _grow(self, game: Game, state: State | None, seat: int, options: int,
+              playouts: int, seconds: float) -> _Node:
+        """The root of a search of `playouts` playouts (or `seconds` of them) from
+        `state` (None: what `determinize` draws from does not need it), whose decision
+        has `options` options. Sets `last_playouts` and `dropped`."""
+        root = _Node(0)
+        root.grouped = 0 < self.groups < options
+        self.dropped = 0
+        deadline = time.perf_counter() + seconds if seconds else None
+        planned = 0 if deadline else playouts
+        done = 0
+        report_every = max(1, planned // 100) if planned else 16
+        while True:
+            if deadline is None:
+                if done >= planned:
+                    break
+            elif done and time.perf_counter() >= deadline:
+                break
+            if self.drops_impossible:
+                try:
+                    self._playout(game, state, seat, root)  # type: ignore[arg-type]
+                except RuleError:
+                    self.dropped += 1
+            else:
+                self._playout(game, state, seat, root)  # type: ignore[arg-type]
+            done += 1
+            if self.progress is not None and done % report_every == 0:
+                self.progress(done, planned)
+        self.last_playouts = done
+        return root
+
+    # -- on several cores -------------------------------------------------------------------
+    def _search_shared(self, game: Game, state: State, seat: int, options: int) -> _Node:
+        """Root-parallel search: `workers` shares of the playouts, each from the same
+        position with its own seed (from this agent's generator and the share's
+        number), their root counts added up in share order. Where each share runs does
+        not change the sum, so the choice depends only on the seed and the settings."""
+        n = self.workers
+        self.rng, base = next_u64(self.rng)
+        position = self.shared_position(game, state, seat, base)
+        timed = self.seconds
+        jobs = [(self.name, self.settings, position, seat, options,
+                 derive_seed(base, "worker", i), self.playouts // n + (i < self.playouts % n),
+                 timed) for i in range(n)]
+        jobs = [job for job in jobs if job[6] or timed]
+        progress = self.progress
+
+        def here() -> Share:
+            return run_share(game, jobs[0], _scaled(progress, n, self.playouts))
+
+        if can_start_processes() and len(jobs) > 1:
+            if self._pool is None:
+                self._pool = SearchPool(n - 1)
+            shares = self._pool.run(game, jobs[1:], here)
+        else:  # in a pool's worker: one share after another, each its part of the time
+            jobs = [(*job[:7], timed / len(jobs)) for job in jobs]
+            shares = [here()] + [run_share(game, job) for job in jobs[1:]]
+        return self._summed(shares, options)
+
+    def shared_position(self, game: Game, state: State, seat: int, seed: int) -> Any:
+        """What a share searches from, as sent to another process."""
+        raise NotImplementedError
+
+    def _summed(self, shares: list[Share], options: int) -> _Node:
+        """One root holding the shares' visit counts added up, in share order."""
+        root = _Node(0)
+        root.grouped = 0 < self.groups < options
+        self.last_playouts = sum(done for done, _, _ in shares)
+        self.dropped = sum(dropped for _, dropped, _ in shares)
+        for _, _, counts in shares:
+            for key, (visits, below_it) in counts.items():
+                child = root.children.get(key)
+                if child is None:
+                    child = root.children[key] = _Node(0)
+                child.visits += visits
+                for sub, sub_visits in (below_it or {}).items():
+                    grand = child.children.get(sub)
+                    if grand is None:
+                        grand = child.children[sub] = _Node(0)
+                    grand.visits += sub_visits
+        return root
+
+    def close(self) -> None:
+        """Stop this player's worker processes (started again if it searches again)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    def worker_pids(self) -> list[int]:
+        """The ids of this player's worker processes (none before its first search)."""
+        return self._pool.pids() if self._pool is not None else []
 
     def _grouping(self, raws: list[Raw]) -> bool:
         return 0 < self.groups < len(raws)
@@ -394,6 +496,9 @@ class MCTSAgent(SearchAgent):
         self.rng, copy.rng = next_u64(self.rng)
         return copy
 
+    def shared_position(self, game: Game, state: State, seat: int, seed: int) -> Any:
+        return state
+
     def key(self, game: Game, state: State, seat: int, raw: Raw) -> Any:
         try:
             hash(raw)
@@ -456,9 +561,51 @@ class ISMCTSAgent(SearchAgent):
             out.append(group)
         return out
 
+    def shared_position(self, game: Game, state: State, seat: int, seed: int) -> Any:
+        """The seat's information set, holding nothing of the true state the seat may
+        not know: all that leaves this process."""
+        assert self._sampler is not None
+        return self._sampler.shareable(seed)
+
     def search(self, game: Game, state: State, seat: int) -> Raw:
         self._sampler = InformationSet(game, state, seat)
         try:
             return super().search(game, state, seat)
         finally:
             self._sampler = None
+
+
+def run_share(game: Game, job: tuple, progress: Callable[[int, int], None] | None = None
+              ) -> Share:
+    """Search one share of a decision (see `SearchAgent._search_shared`), in any process:
+    the same job gives the same answer."""
+    name, settings, position, seat, options, seed, playouts, seconds = job
+    cls = MCTSAgent if name == "mcts" else ISMCTSAgent
+    searcher = cls(seed, **settings)  # one per share: threads may search at once
+    searcher.progress = progress
+    state = position
+    if isinstance(searcher, ISMCTSAgent):
+        searcher._sampler, state = position.attached(game), None
+    try:
+        root = searcher._grow(game, state, seat, options, playouts, seconds)
+    finally:
+        searcher.progress = None
+        if isinstance(searcher, ISMCTSAgent):
+            searcher._sampler = None
+    counts = {key: (child.visits, {k: c.visits for k, c in child.children.items()}
+                    if root.grouped else None)
+              for key, child in root.children.items()}
+    return searcher.last_playouts, searcher.dropped, counts
+
+
+def _scaled(progress: Callable[[int, int], None] | None, shares: int, planned: int
+            ) -> Callable[[int, int], None] | None:
+    """Progress of the whole search from the first share's (the others keep pace)."""
+    if progress is None:
+        return None
+
+    def report(done: int, share_planned: int) -> None:
+        progress(min(done * shares, planned) if share_planned else done * shares,
+                 planned if share_planned else 0)
+
+    return report

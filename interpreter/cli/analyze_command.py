@@ -14,7 +14,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.agents import SEES_HIDDEN_NOTE, sees_hidden
+from interpreter.agents import SEES_HIDDEN_NOTE, sees_hidden, workers_note
 from interpreter.analyze.plan import make_plan
 from interpreter.analyze.runner import analyze as run_analysis
 from interpreter.analyze.stats import ALPHA
@@ -114,6 +114,9 @@ def analyze(
     if any(hides_anything(v.game) for v in plan.variants) and any(
             sees_hidden(m.field) or sees_hidden(m.focal or "") for m in plan.matchups):
         typer.echo(f"note: {SEES_HIDDEN_NOTE}", err=True)
+    cores_note = workers_note(t for m in plan.matchups for t in (m.field, m.focal) if t)
+    if cores_note is not None:
+        typer.echo(f"note: {cores_note}", err=True)
     with progress_bar(plan.variants[0].game.title, plan.total_games) as advance:
         report = run_analysis(plan, jobs, progress=advance, backend=backend,
                               address=address)

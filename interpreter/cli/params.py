@@ -35,7 +35,9 @@ AgentOpt = Annotated[str, typer.Option(
          "e.g. the piece, then the rest; default 0: off), judge=score (judge a playout's "
          "new position at once by score margins, after its mover's follow-up decisions, "
          "instead of judge=play: playing on at random; lead=3: the margin worth 0.88 of a "
-         "win). A ruleset's computer_players may set these for its game; --agent wins.")]
+         "win), workers=2 (one search in 2 processes, each its share of the playouts; "
+         "the same seed gives the same choices). A ruleset's computer_players may set "
+         "these for its game; --agent wins.")]
 
 JsonOpt = Annotated[bool, typer.Option(
     "--json", metavar="", help="Print one JSON object for tools.")]

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from interpreter.agents import SEES_HIDDEN_NOTE, ruleset_settings_note, sees_hidden
+from interpreter.agents import SEES_HIDDEN_NOTE, ruleset_settings_note, sees_hidden, workers_note
 from interpreter.agents.base import Agent
 from interpreter.api import load
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
@@ -198,6 +198,9 @@ def _play(game_ref: str | None, players: int | None, option: list[str] | None,
     settings_note = ruleset_settings_note(game, seats.values())
     if settings_note is not None:
         console.print(Text(settings_note, style="dim"), soft_wrap=True)
+    cores_note = workers_note(seats.values())
+    if cores_note is not None:
+        console.print(Text(f"Note: {cores_note}", style="yellow"), soft_wrap=True)
     session = PlaySession(game, state, seats, agents, record, console,
                           ask=line_reader(console),
                           save_path=save_path,

@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from interpreter.agents import (
     AGENTS,
     SEES_HIDDEN_NOTE,
+    close_agents,
     ruleset_settings,
     ruleset_settings_note,
     sees_hidden,
@@ -370,6 +371,13 @@ class Server:
         task.add_done_callback(lambda _: self.tidy())
 
     async def _computers(self, table: Table) -> None:
+        try:
+            await self._computers_move(table)
+        finally:
+            if table.state.over or table.failure:  # their worker processes go too
+                close_agents(table.agents.values())
+
+    async def _computers_move(self, table: Table) -> None:
         while (seat := table.computer_to_move()) is not None:
             if self.pace:
                 await asyncio.sleep(self.pace)
