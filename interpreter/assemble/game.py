@@ -69,10 +69,10 @@ from interpreter.errors import (
 from interpreter.load.catalog import shorten
 from interpreter.load.data_values import data_text, frozen_value, plain_data
 from interpreter.load.loader import LoadedRuleset, explain_variant
-from interpreter.load.located import Expr
 from interpreter.load.schema import Definition, OptionDecl, PieceSet, ZoneDecl
+from interpreter.located import Expr
+from interpreter.play.game import CardShown, Game, normalize_notation, show_value
 from interpreter.run.budget import kept
-from interpreter.run.game import CardShown, Game, normalize_notation, show_value
 from interpreter.run.machine import Env, Machine
 from interpreter.run.panels import PanelsInfo
 from interpreter.run.tables import (

@@ -2,7 +2,7 @@
 it creates states, tells who decides, lists and samples the legal options of a decision
 and carries out choices (with run.machine, which advances a state).
 
-compile.game.compile_game fills a Game in; nothing here compiles anything.
+assemble.game.compile_game fills a Game in; nothing here compiles anything.
 """
 
 from __future__ import annotations
