@@ -41,7 +41,7 @@ from interpreter.agents import check_agent  # noqa: E402
 from interpreter.analyze.stats import wilson  # noqa: E402
 from interpreter.api import load_game  # noqa: E402
 from interpreter.errors import TabletopError  # noqa: E402
-from interpreter.run.playout import agent_seed, play_game, worker_game  # noqa: E402
+from interpreter.simulate.playout import agent_seed, play_game, worker_game  # noqa: E402
 
 HIDDEN = {"bottoms-up", "aquarium", "aquarius-rising"}
 """The bundled games with secrets between players (where ismcts is measured too)."""

@@ -31,7 +31,7 @@ from typing import Any
 
 from interpreter.api import load_game
 from interpreter.load.catalog import find_ruleset
-from interpreter.run import backends, playout
+from interpreter.simulate import backends, playout
 
 DEFAULT_GAMES = {"high-rise": 2000, "caldera": 200}
 SAME = ("games", "errors", "wins_by_seat", "draws", "end_reasons")

@@ -29,9 +29,9 @@ from interpreter.agents import make_agent  # noqa: E402
 from interpreter.analyze.stats import wilson  # noqa: E402
 from interpreter.api import load_game  # noqa: E402
 from interpreter.errors import TabletopError  # noqa: E402
-from interpreter.run.game import Game  # noqa: E402
-from interpreter.run.playout import agent_seed, play_game  # noqa: E402
+from interpreter.play.game import Game  # noqa: E402
 from interpreter.run.state import State  # noqa: E402
+from interpreter.simulate.playout import agent_seed, play_game  # noqa: E402
 
 FOLLOW_UPS = 2
 """How many of its own decisions in a row the greedy player looks through."""

@@ -54,7 +54,7 @@ import caldera_reference  # noqa: E402
 from connect_four_python import ConnectFourGame, openspiel_python_game  # noqa: E402
 
 from interpreter.api import load_game  # noqa: E402
-from interpreter.run.playout import agent_seed, make_agents, play_game  # noqa: E402
+from interpreter.simulate.playout import agent_seed, make_agents, play_game  # noqa: E402
 
 RULESETS = HERE / "rulesets"
 RACES = ("tic-tac-toe", "connect-four", "caldera")

@@ -18,7 +18,7 @@ import time
 
 from interpreter.api import load, load_game
 from interpreter.load.catalog import bundled_names
-from interpreter.run.playout import make_agents, play_game
+from interpreter.simulate.playout import make_agents, play_game
 
 
 def parse(spec: str) -> tuple[str, dict[str, str]]:

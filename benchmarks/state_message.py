@@ -14,11 +14,11 @@ import statistics
 import time
 
 from interpreter.api import load_game
-from interpreter.run.playout import make_agents, play_game
-from interpreter.run.record import SavedGame
 from interpreter.serve import protocol
 from interpreter.serve.app import Server
 from interpreter.serve.tables import Store, Table
+from interpreter.simulate.playout import make_agents, play_game
+from interpreter.simulate.record import SavedGame
 
 TABLES = [("aquarius-rising", 5), ("aquarium", 6)]
 

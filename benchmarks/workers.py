@@ -31,9 +31,9 @@ import time
 
 from interpreter.agents import make_agent
 from interpreter.api import load_game
-from interpreter.run.game import Game
-from interpreter.run.playout import make_agents
+from interpreter.play.game import Game
 from interpreter.run.state import State
+from interpreter.simulate.playout import make_agents
 
 DEFAULT_GAMES = ["tic-tac-toe", "connect-four", "high-rise", "caldera", "bottoms-up"]
 AT = (5, 15, 25, 35)
@@ -47,7 +47,7 @@ def parse(spec: str) -> tuple[str, dict[str, str]]:
 
 def positions(game: Game, players: int, seed: int) -> list[tuple[State, int]]:
     """(state, seat to decide) at decisions AT of a random game (fewer if it ends)."""
-    from interpreter.run.playout import decide
+    from interpreter.simulate.playout import decide
 
     state = game.new_state(players, seed)
     agents = make_agents(players, seed, "random", game)

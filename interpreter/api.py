@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.load.catalog import find_ruleset
 from interpreter.load.loader import LoadedRuleset, load_ruleset
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 
 _CACHE_SIZE = 32
 _cache: dict[str, tuple[tuple[tuple[str, float], ...], LoadedRuleset]] = {}

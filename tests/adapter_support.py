@@ -9,7 +9,7 @@ from typing import Any
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.api import load_game
 from interpreter.load.catalog import bundled_names
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import _HiddenPieces
 

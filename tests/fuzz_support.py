@@ -15,9 +15,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.run.game import Game
-from interpreter.run.playout import decide, make_agents, worker_game
+from interpreter.play.game import Game
 from interpreter.run.state import State
+from interpreter.simulate.playout import decide, make_agents, worker_game
 
 GC_THRESHOLDS = (50_000, 20, 100)
 """Allocations before a young collection, and young (then middle) collections before an

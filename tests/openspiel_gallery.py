@@ -27,7 +27,7 @@ from typing import Any
 import pyspiel
 
 from interpreter.api import load_game
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 
 Z99 = statistics.NormalDist().inv_cdf(1 - 0.01 / 2)

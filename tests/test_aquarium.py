@@ -17,11 +17,11 @@ import pytest
 from fuzz_support import play_checked
 
 from interpreter.api import load_game
-from interpreter.run.game import Game
-from interpreter.run.playout import decide, make_agents
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import view
 from interpreter.scenarios.runner import run_scenario_files
+from interpreter.simulate.playout import decide, make_agents
 
 DRAFT = Path(__file__).resolve().parents[1] / "rulesets" / "aquarium.yaml"
 GAMES_PER_SEAT_COUNT = 15
@@ -312,7 +312,7 @@ def test_what_a_seat_may_not_know_never_shows(players: int) -> None:
 def test_the_terminal_lists_face_up_cards_by_name_and_hides_the_others() -> None:
     from rich.console import Console
 
-    from interpreter.cli.render import render_view
+    from interpreter.view.render import render_view
 
     game = aquarium("normal")
     state = game.new_state(3, 4)
@@ -360,7 +360,7 @@ def test_hot_seat_shows_each_seat_its_own_hand_and_beads_only() -> None:
 
     from interpreter.cli.play import PlaySession
     from interpreter.cli.play_command import build_agents
-    from interpreter.run.record import SavedGame
+    from interpreter.simulate.record import SavedGame
 
     game = aquarium()
     seats = {s: "human" for s in (1, 2, 3)}

@@ -18,11 +18,11 @@ import pytest
 from fuzz_support import play_checked
 
 from interpreter.api import load_game
-from interpreter.run.game import Game
-from interpreter.run.playout import decide, make_agents
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import view
 from interpreter.scenarios.runner import run_scenario_files
+from interpreter.simulate.playout import decide, make_agents
 
 RULESET = Path(__file__).resolve().parents[1] / "rulesets" / "aquarius-rising.yaml"
 GAMES_PER_COMBINATION = 3

@@ -15,7 +15,7 @@ from collections import Counter
 from itertools import permutations
 from pathlib import Path
 
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.load.loader import load_ruleset
 from interpreter.run import rng as rngmod
 

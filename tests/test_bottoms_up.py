@@ -16,10 +16,10 @@ import pytest
 from fuzz_support import game_for, start_worker
 
 from interpreter.api import load_game
-from interpreter.compile.game import Game
-from interpreter.run.playout import make_agents, play_game
+from interpreter.assemble.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import view
+from interpreter.simulate.playout import make_agents, play_game
 
 GAME = "bottoms-up"
 COLOURS = ["red", "yellow", "green", "blue", "white", "black"]

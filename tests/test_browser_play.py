@@ -42,8 +42,8 @@ from test_browser import (  # noqa: E402
 )
 
 from interpreter.api import load_game  # noqa: E402
-from interpreter.cli.choosing import group_options  # noqa: E402
 from interpreter.serve.app import option_groups  # noqa: E402
+from interpreter.view.choosing import group_options  # noqa: E402
 
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium executable (install the 'chromium' package); "

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_game
-from interpreter.compile.game import Game, compile_game
+from interpreter.assemble.game import Game, compile_game
 from interpreter.errors import BudgetError, RuleError, RulesetError
 from interpreter.load.loader import load_ruleset_text
+from interpreter.play.game import show_value
 from interpreter.run.budget import measure, shown_size, value_size
-from interpreter.run.game import show_value
-from interpreter.run.playout import make_agents, play_game
+from interpreter.simulate.playout import make_agents, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -20,9 +20,9 @@ import pytest
 from fuzz_support import start_worker
 
 from interpreter.api import load_game
-from interpreter.compile.game import Game
-from interpreter.run.playout import decide, make_agents
+from interpreter.assemble.game import Game
 from interpreter.run.state import State
+from interpreter.simulate.playout import decide, make_agents
 
 NOTATION_CHECK_EVERY = 5
 """Rendering every option's notation costs a quarter of the run; every 5th decision

@@ -22,10 +22,10 @@ import pytest
 
 from interpreter.agents.base import OptionChoice
 from interpreter.api import load_game
-from interpreter.compile.game import Game
-from interpreter.run.playout import make_agents, play_game
+from interpreter.assemble.game import Game
 from interpreter.run.view import view
 from interpreter.scenarios.runner import run_scenario_files
+from interpreter.simulate.playout import make_agents, play_game
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
@@ -156,7 +156,7 @@ def test_the_reference_replays_the_engines_random_games() -> None:
     seeds for the players, the reference plays the very games `play_game` plays (so the
     benchmark races both over the same games)."""
     game = load_game("caldera")
-    from interpreter.run.playout import agent_seed
+    from interpreter.simulate.playout import agent_seed
 
     for seed in range(3):
         result = play_game(game, 2, seed, make_agents(2, seed), keep_state=False)

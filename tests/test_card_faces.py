@@ -11,13 +11,13 @@ import pytest
 from rich.console import Console
 
 from interpreter.api import load_game
-from interpreter.cli.render import render_view
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.docs.diagrams import PieceStyle, _Canvas, legend_svg, position_svg
 from interpreter.errors import RulesetError
 from interpreter.load.loader import load_ruleset_text
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.view import view
+from interpreter.view.render import render_view
 
 BASE = (Path(__file__).resolve().parent / "rulesets" / "card_table.yaml").read_text(
     encoding="utf-8")

@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 from interpreter.api import load_game
 from interpreter.cli.play import PlaySession
 from interpreter.cli.play_command import build_agents
-from interpreter.cli.render import render_view
-from interpreter.run.record import SavedGame, read_save, replay
 from interpreter.run.view import view
+from interpreter.simulate.record import SavedGame, read_save, replay
+from interpreter.view.render import render_view
 
 ROOT = Path(__file__).resolve().parents[1]
 

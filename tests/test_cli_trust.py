@@ -35,8 +35,9 @@ from interpreter.agents import make_agent
 from interpreter.api import load, load_game
 from interpreter.cli.play import PlaySession, line_reader
 from interpreter.cli.play_command import build_agents
-from interpreter.run import playout, record, rng
-from interpreter.run.record import SavedGame, read_save, write_save
+from interpreter.run import rng
+from interpreter.simulate import playout, record
+from interpreter.simulate.record import SavedGame, read_save, write_save
 
 ROOT = Path(__file__).resolve().parents[1]
 HIGH_RISE_MOVES = 25  # a player's decisions in High Rise on its default 3×3 board

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.api import load
-from interpreter.compile.game import Game, compile_game
+from interpreter.assemble.game import Game, compile_game
 from interpreter.errors import RuleError, TabletopError
 from interpreter.run.machine import Env
-from interpreter.run.playout import make_agents, play_game
+from interpreter.simulate.playout import make_agents, play_game
 
 RULESETS = sorted(p.stem for p in Path(__file__).parent.parent.joinpath("rulesets").glob(
     "*.yaml") if not p.name.endswith(".tests.yaml"))
@@ -347,7 +347,7 @@ def test_a_small_definition_is_written_out_in_place_and_a_large_one_called() -> 
 
 
 def test_once_the_allowance_is_spent_definitions_are_called(monkeypatch: Any) -> None:
-    monkeypatch.setattr("interpreter.compile.game.MAX_WRITTEN_OUT", 4)
+    monkeypatch.setattr("interpreter.assemble.game.MAX_WRITTEN_OUT", 4)
     fast, careful = _defined(True), _defined(False)
     outcome, legend = _both(fast, careful, "small(2, true)")  # 4 parts: written out
     assert outcome == "value" and "definition small" not in legend
@@ -358,7 +358,7 @@ def test_once_the_allowance_is_spent_definitions_are_called(monkeypatch: Any) ->
 # -- a ruleset compiled again and again (the rulebooks, their examples) -----------------
 
 def test_the_same_ruleset_and_options_are_compiled_once_for_the_rulebooks() -> None:
-    from interpreter.compile.game import compile_game_once
+    from interpreter.assemble.game import compile_game_once
     from interpreter.load.loader import load_ruleset_text
     first = compile_game_once(load_ruleset_text(_DEFINED, "defined.yaml"))
     again = compile_game_once(load_ruleset_text(_DEFINED, "defined.yaml"))

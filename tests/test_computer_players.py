@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from interpreter.agents import make_agent, ruleset_settings, ruleset_settings_note
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.errors import RulesetError
 from interpreter.load.loader import load_ruleset, load_ruleset_text
-from interpreter.run.game import Game
-from interpreter.run.playout import make_agents, seat_agents
+from interpreter.play.game import Game
+from interpreter.simulate.playout import make_agents, seat_agents
 
 ROOT = Path(__file__).resolve().parents[1]
 MINIMAL = (ROOT / "tests" / "rulesets" / "minimal.yaml").read_text(encoding="utf-8")

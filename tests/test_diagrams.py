@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_game
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.docs.diagrams import (
     COLOURS,
     HIDDEN,
@@ -31,7 +31,7 @@ from interpreter.docs.diagrams import (
 )
 from interpreter.errors import RulesetError
 from interpreter.load.loader import load_ruleset_text
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 
 ROOT = Path(__file__).parent.parent
 GAMES = [*(ROOT / "rulesets" / f"{name}.yaml" for name in (

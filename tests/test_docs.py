@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from interpreter.api import load, load_game
-from interpreter.compile.english import Describer, ExpressionEnglish, describer_for
+from interpreter.assemble.describer import describer_for
+from interpreter.compile.english import Describer, ExpressionEnglish
 from interpreter.compile.expressions import _Compiler
 from interpreter.compile.functions import FUNCTIONS
 from interpreter.docs import build_docs, write_docs

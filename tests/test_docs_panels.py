@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from interpreter.api import load
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.docs import sideview
 from interpreter.docs.build import environment, load_all, render_game
 from interpreter.docs.diagrams import (
@@ -27,12 +27,12 @@ from interpreter.docs.diagrams import (
 )
 from interpreter.docs.rulebook import Rulebook, build_rulebook
 from interpreter.errors import RulesetError
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.panels import altitude
-from interpreter.run.playout import make_agents, play_game
 from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
 from interpreter.scenarios.runner import _run, load_scenario_file
+from interpreter.simulate.playout import make_agents, play_game
 
 HERE = Path(__file__).parent
 RULESETS = HERE / "rulesets"

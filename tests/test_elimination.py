@@ -11,10 +11,10 @@ import pytest
 from rich.console import Console
 
 from interpreter.api import load_game
-from interpreter.cli.render import render_view
-from interpreter.compile.english import describer_for
-from interpreter.run.game import Game
+from interpreter.assemble.describer import describer_for
+from interpreter.play.game import Game
 from interpreter.run.view import view
+from interpreter.view.render import render_view
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
 KNOCKOUT = RULESETS / "knockout.yaml"

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from interpreter.compile.game import Game, compile_game
+from interpreter.assemble.game import Game, compile_game
 from interpreter.errors import IllegalMove, RuleError, RulesetError
 from interpreter.load.loader import load_ruleset, load_ruleset_text
-from interpreter.run.playout import make_agents, play_game
 from interpreter.run.state import State
 from interpreter.run.view import redacted_log, view
+from interpreter.simulate.playout import make_agents, play_game
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
 

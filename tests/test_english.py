@@ -17,7 +17,7 @@ from interpreter.compile.english import (
     superlative_of,
     zone_phrase,
 )
-from interpreter.load.located import Expr
+from interpreter.located import Expr
 
 GLOSSARY = {"beads": "the beads", "score": "the score", "captured": "the captured pile",
             "stash": "the stash",

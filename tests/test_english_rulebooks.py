@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load, load_game
-from interpreter.compile.part_words import PartWords
+from interpreter.assemble.part_words import PartWords
 from interpreter.load.parts import parts
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.docs.build import environment, render_game
 from interpreter.docs.diagrams import MARK, Arrow, Highlight, position_svg
 from interpreter.docs.rulebook import Rulebook, build_rulebook

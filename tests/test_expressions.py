@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from interpreter.compile import game as game_module
+from interpreter.assemble import game as game_module
+from interpreter.assemble.game import _Compiler, compile_game
 from interpreter.compile.expressions import ExpressionError, compile_expression
-from interpreter.compile.game import _Compiler, compile_game
 from interpreter.errors import RuleError, RulesetError
 from interpreter.load.loader import load_ruleset, load_ruleset_text
 

@@ -17,11 +17,11 @@ from rich.console import Console
 from test_play_screen import midgame
 
 from interpreter.api import load_game
-from interpreter.cli.choosing import OptionGroup, distinct_titles, group_options
-from interpreter.cli.render import legend, zones_split
 from interpreter.cli.screen import groups_inline, groups_lines, turn_screen
-from interpreter.run.game import Option
+from interpreter.play.game import Option
 from interpreter.run.view import view
+from interpreter.view.choosing import OptionGroup, distinct_titles, group_options
+from interpreter.view.render import legend, zones_split
 
 
 def plain(renderable: object, width: int = 80) -> str:

@@ -14,10 +14,10 @@ import pytest
 from test_renumbering import compare, renumbered
 
 from interpreter.agents.information import InformationSet
-from interpreter.compile.game import Game, compile_game
+from interpreter.assemble.game import Game, compile_game
 from interpreter.errors import RuleError
 from interpreter.load.loader import load_ruleset, load_ruleset_text
-from interpreter.run.game import show_value
+from interpreter.play.game import show_value
 from interpreter.run.state import State
 from interpreter.run.view import view
 

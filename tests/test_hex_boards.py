@@ -15,15 +15,15 @@ import pytest
 from rich.console import Console
 
 from interpreter.api import load
-from interpreter.cli.render import render_view
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.docs.diagrams import position_svg
 from interpreter.errors import RulesetError
 from interpreter.load.loader import load_ruleset_text
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.machine import Env
-from interpreter.run.playout import make_agents, play_game
 from interpreter.run.view import view
+from interpreter.simulate.playout import make_agents, play_game
+from interpreter.view.render import render_view
 
 HEX = Path(__file__).parent / "rulesets" / "hex.yaml"
 TEXT = HEX.read_text(encoding="utf-8")

@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from interpreter.compile.game import Game, compile_game
+from interpreter.assemble.game import Game, compile_game
 from interpreter.load.loader import load_ruleset
 from interpreter.run.state import State
 from interpreter.run.view import redacted_log, view

@@ -10,9 +10,9 @@ import pytest
 from fuzz_support import game_for, start_worker
 
 from interpreter.api import load_game
-from interpreter.run.playout import make_agents, play_game
 from interpreter.run.state import State
 from interpreter.run.view import view
+from interpreter.simulate.playout import make_agents, play_game
 
 
 def _dump(v: dict) -> str:

@@ -25,7 +25,7 @@ import markdown
 import pytest
 from rich.console import Console
 
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.docs.build import environment, print_html, write_docs
 from interpreter.docs.diagrams import position_svg
 from interpreter.docs.rulebook import build_rulebook
@@ -245,8 +245,8 @@ def test_the_balance_report(tmp_path: Path) -> None:
 
 def test_the_terminal_shows_rich_markup_as_text() -> None:
     """A ruleset's `[bold]…[/bold]` or `[link=…]` is text on the terminal, not a style."""
-    from interpreter.cli.render import render_view, result_renderable, rulings_renderable
     from interpreter.cli.screen import option_table
+    from interpreter.view.render import render_view, result_renderable, rulings_renderable
 
     game = compile_game(load_ruleset(str(TEXTS)), {})
     state = game.new_state(2, 1)

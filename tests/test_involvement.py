@@ -8,10 +8,10 @@ import re
 import pytest
 
 from interpreter.api import load_game
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.docs.diagrams import position_svg
 from interpreter.load.loader import load_ruleset_text
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import view
 from interpreter.view.involvement import involvement, places_of

@@ -1,13 +1,17 @@
-"""The layers import one way: load → compile (with primitives) → run.
+"""The layers import one way (pyproject.toml [tool.importlinter], README "How the code is
+laid out"): lint-imports checks every package; the tests below also hold the lowest
+layers to more than the contract asks.
 
-compile/ only produces a Game (tables and generated functions); every operation on a
-state lives in run/, which never reaches back into compile/ or primitives/ (not even for
-type hints), and load/ knows nothing of compile/ or run/.
+run/ is the runtime library that generated code calls: it never reaches into compile/,
+primitives/, load/ or assemble/ (not even for type hints), and load/ knows nothing of
+compile/, run/, play/ or assemble/.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,11 +33,14 @@ def imported_modules(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("layer, forbidden", [
-    ("run", ("interpreter.compile", "interpreter.primitives")),
-    # a primitive's schema lives with it (load/ reads effects through it)
-    ("load", ("interpreter.compile", "interpreter.run")),
-])
+_RUN_FORBIDS = ("interpreter.compile", "interpreter.primitives", "interpreter.load",
+                "interpreter.assemble")
+# a primitive's schema lives with it (load/ reads effects through it)
+_LOAD_FORBIDS = ("interpreter.compile", "interpreter.run", "interpreter.play",
+                 "interpreter.assemble")
+
+
+@pytest.mark.parametrize("layer, forbidden", [("run", _RUN_FORBIDS), ("load", _LOAD_FORBIDS)])
 def test_a_layer_imports_nothing_from_the_layers_after_it(layer: str,
                                                           forbidden: tuple[str, ...]) -> None:
     files = sorted((PACKAGE / layer).glob("*.py"))
@@ -43,10 +50,7 @@ def test_a_layer_imports_nothing_from_the_layers_after_it(layer: str,
         assert not bad, f"{path.relative_to(PACKAGE.parent)} imports {bad}"
 
 
-@pytest.mark.parametrize("layer, forbidden", [
-    ("run", ("interpreter.compile", "interpreter.primitives")),
-    ("load", ("interpreter.compile", "interpreter.run")),
-])
+@pytest.mark.parametrize("layer, forbidden", [("run", _RUN_FORBIDS), ("load", _LOAD_FORBIDS)])
 def test_importing_a_layer_loads_nothing_of_the_layers_after_it(layer: str,
                                                                 forbidden: tuple[str, ...]
                                                                 ) -> None:
@@ -64,5 +68,43 @@ def test_importing_a_layer_loads_nothing_of_the_layers_after_it(layer: str,
 
 def test_the_check_sees_an_import_hidden_in_a_function(tmp_path: Path) -> None:
     sneaky = tmp_path / "sneaky.py"
-    sneaky.write_text("def f():\n    from interpreter.compile.game import Game\n")
-    assert "interpreter.compile.game" in imported_modules(sneaky)
+    sneaky.write_text("def f():\n    from interpreter.assemble.game import Game\n")
+    assert "interpreter.assemble.game" in imported_modules(sneaky)
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """import-linter's check of the contract in pyproject.toml, over the package in root."""
+    lint = Path(sys.executable).with_name("lint-imports")
+    return subprocess.run([str(lint), "--no-cache",
+                           str(PACKAGE.parent / "pyproject.toml")],
+                          capture_output=True, text=True, cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+
+
+def test_every_package_imports_only_from_the_layers_below_it() -> None:
+    result = _lint_imports(PACKAGE.parent)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Contracts: 2 kept, 0 broken." in result.stdout
+
+
+def test_the_contract_catches_an_import_of_a_higher_layer(tmp_path: Path) -> None:
+    """The contract can fail: the runtime library importing the simulations (inside a
+    function, as the old run/playout.py did) breaks both the layers and the no-circle
+    rule; so does a package the contract does not place."""
+    copy = tmp_path / "interpreter"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    rng = copy / "run" / "rng.py"
+    rng.write_text(rng.read_text() + "\n\ndef _planted():\n"
+                   "    from interpreter.simulate import playout\n    return playout\n")
+    result = _lint_imports(tmp_path)
+    assert result.returncode == 1, result.stdout
+    assert "interpreter.run is not allowed to import interpreter.simulate" in result.stdout
+    assert "interpreter.run.rng -> interpreter.simulate.playout" in result.stdout
+    assert "Contracts: 0 kept, 2 broken." in result.stdout
+
+    rng.write_text(rng.read_text().split("\n\ndef _planted")[0])
+    (copy / "extra").mkdir()
+    (copy / "extra" / "__init__.py").write_text("")
+    result = _lint_imports(tmp_path)
+    assert result.returncode == 1, result.stdout
+    assert "interpreter.extra" in result.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_game
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.errors import Diagnostic, RulesetError, UsageError
 from interpreter.load.loader import load_ruleset, load_ruleset_text
 
@@ -220,7 +220,7 @@ def test_more_mistakes_in_the_base(old: str, new: str, message: str) -> None:
 
 
 def test_a_definition_may_carry_the_words_the_rulebook_uses() -> None:
-    from interpreter.compile.english import describer_for
+    from interpreter.assemble.describer import describer_for
 
     base = (RULESETS / "minimal.yaml").read_text(encoding="utf-8")
     text = base.replace("  big(p): p.size == 3\n",

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from interpreter.api import load_game
-from interpreter.compile.game import Game, compile_game
+from interpreter.assemble.game import Game, compile_game
 from interpreter.load.loader import load_ruleset, load_ruleset_text
 from interpreter.run.state import State
 from interpreter.run.view import view

@@ -17,12 +17,12 @@ import pytest
 from rich.console import Console
 
 from interpreter.api import load_game
-from interpreter.cli.render import log_lines, render_view, zones_split
+from interpreter.assemble.game import Game, compile_game
 from interpreter.compile.english import article
-from interpreter.compile.game import Game, compile_game
 from interpreter.load.loader import load_ruleset
 from interpreter.run.state import State
 from interpreter.run.view import last_move_words, told_of, view
+from interpreter.view.render import log_lines, render_view, zones_split
 
 RULESETS = Path(__file__).parent / "rulesets"
 BUNDLED = ["caldera", "bottoms-up", "high-rise", "aquarium", "aquarius-rising"]
@@ -240,7 +240,7 @@ def test_computer_players_moves_are_in_words_but_a_playout_keeps_none() -> None:
     """A computer player's move (the terminal's and the server's `decide`) is logged in
     words; a playout whose state nobody reads keeps only notations (the hot path)."""
     from interpreter.agents import make_agent
-    from interpreter.run.playout import decide, make_agents, play_game
+    from interpreter.simulate.playout import decide, make_agents, play_game
 
     game = load_game("high-rise")
     state = game.new_state(2, 1)

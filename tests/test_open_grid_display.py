@@ -13,14 +13,14 @@ import pytest
 from rich.console import Console
 
 from interpreter.api import load
-from interpreter.cli.open_grid import Drawer, Story, stories
-from interpreter.cli.render import render_view, summarise_pieces
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.load.loader import load_ruleset_text
-from interpreter.run.game import Game
-from interpreter.run.playout import make_agents, play_game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import view
+from interpreter.simulate.playout import make_agents, play_game
+from interpreter.view.open_grid import Drawer, Story, stories
+from interpreter.view.render import render_view, summarise_pieces
 
 TILES = Path(__file__).resolve().parent / "rulesets" / "tiles.yaml"
 

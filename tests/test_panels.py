@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from interpreter.api import load
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.errors import RuleError, RulesetError
-from interpreter.run.game import Game
-from interpreter.run.playout import make_agents, play_game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import view
+from interpreter.simulate.playout import make_agents, play_game
 
 HERE = Path(__file__).parent
 TILES = HERE / "rulesets" / "tiles.yaml"

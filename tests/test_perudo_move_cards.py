@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from interpreter.api import load_game
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 
 PERUDO_GAMES = 300

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load, load_game
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.docs.build import environment, print_html, render_game
 from interpreter.docs.rulebook import build_rulebook
 from interpreter.errors import RulesetError
@@ -120,8 +120,8 @@ def test_a_table_may_give_lists_to_an_attribute_declared_as_data() -> None:
 def test_views_states_and_both_ways_of_running_keep_the_lists() -> None:
     import json
 
-    from interpreter.run.playout import make_agents, play_game
     from interpreter.run.view import view
+    from interpreter.simulate.playout import make_agents, play_game
     game = load_game(MOVE_CARDS)
     careful = compile_game(load(MOVE_CARDS), generate=False)
     state = game.new_state(2, 0)
@@ -140,8 +140,8 @@ def test_views_states_and_both_ways_of_running_keep_the_lists() -> None:
 def test_the_rulebook_and_the_terminal_show_a_list_as_it_is_written() -> None:
     from rich.console import Console
 
-    from interpreter.cli.render import render_view
     from interpreter.run.view import view
+    from interpreter.view.render import render_view
     book = build_rulebook(load(MOVE_CARDS))
     page = render_game(environment(), book, print_link=None)
     assert "\\[\\[0, 2\\], \\[0, -1\\]\\]" in page or "[[0, 2], [0, -1]]" in page

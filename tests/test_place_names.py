@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.compile.game import Game, compile_game
+from interpreter.assemble.game import Game, compile_game
 from interpreter.errors import RuleError, RulesetError
 from interpreter.load.loader import load_ruleset_text
 
@@ -106,7 +106,7 @@ def test_a_computed_text_that_names_no_place_is_a_located_rule_error() -> None:
 def test_the_readme_promise_holds_in_a_file(tmp_path: Path) -> None:
     """`tabletop validate` accepts it and a whole game plays (it once stopped every game
     with "the text 'c1' is not a place")."""
-    from interpreter.run.playout import make_agents, play_game
+    from interpreter.simulate.playout import make_agents, play_game
 
     game = compiled(path=str(tmp_path / "place-names.yaml"))
     for seed in range(3):

@@ -28,15 +28,15 @@ from rich.console import Console
 
 from interpreter.agents import make_agent
 from interpreter.api import load_game
-from interpreter.cli.choosing import exact_match, group_options, narrow
 from interpreter.cli.play import PlaySession
 from interpreter.cli.play_command import build_agents
 from interpreter.cli.screen import height_of, turn_screen
-from interpreter.run.game import Game, Option
-from interpreter.run.playout import decide
-from interpreter.run.record import SavedGame, read_save, replay
+from interpreter.play.game import Game, Option
 from interpreter.run.state import State
 from interpreter.run.view import view
+from interpreter.simulate.playout import decide
+from interpreter.simulate.record import SavedGame, read_save, replay
+from interpreter.view.choosing import exact_match, group_options, narrow
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -49,7 +49,7 @@ def section(text: str, title: str) -> str:
 def test_the_players_layer_names_no_place_off_the_table(name: str) -> None:
     book = book_of(name)
     loaded = load_ruleset(ROOT / "rulesets" / f"{name}.yaml")
-    from interpreter.compile.game import compile_game_once
+    from interpreter.assemble.game import compile_game_once
     game = compile_game_once(loaded, {})
     text = players_part(book)
     for zone in off_table_zones(game):
@@ -60,7 +60,7 @@ def test_the_players_layer_names_no_place_off_the_table(name: str) -> None:
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_the_players_layer_names_no_bookkeeping_variable(name: str) -> None:
-    from interpreter.compile.game import compile_game_once
+    from interpreter.assemble.game import compile_game_once
     game = compile_game_once(load_ruleset(ROOT / "rulesets" / f"{name}.yaml"), {})
     text = players_part(book_of(name))
     for var in bookkeeping_variables(game):

@@ -16,12 +16,12 @@ from ruamel.yaml import YAML
 
 from interpreter.api import load_game
 from interpreter.errors import RulesetError
-from interpreter.run.game import Game
-from interpreter.run.record import read_save
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
 from interpreter.scenarios.position import position_of
 from interpreter.scenarios.runner import case_start, load_scenario_file
+from interpreter.simulate.record import read_save
 
 
 def pasted(tmp_path: Path, ruleset: str, position: dict[str, Any],

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_game
+from interpreter.assemble.game import Game
 from interpreter.compile.english import Describer
-from interpreter.compile.game import Game
 from interpreter.errors import RulesetError
 from interpreter.load.schema import json_schema
 from interpreter.primitives import PRIMITIVES

@@ -26,7 +26,7 @@ from interpreter.analyze.plan import make_plan
 from interpreter.analyze.runner import analyze
 from interpreter.errors import UsageError
 from interpreter.load.catalog import find_ruleset
-from interpreter.run import backends, playout
+from interpreter.simulate import backends, playout
 
 COMPARED = ("games", "errors", "error_examples", "wins_by_seat", "draws", "end_reasons",
             "mean_turns", "mean_decisions", "requested", "interrupted")

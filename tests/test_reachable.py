@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from interpreter.api import load
-from interpreter.compile.english import describer_for
-from interpreter.compile.game import PURE_FUNCTIONS, Game, compile_game
+from interpreter.assemble.describer import describer_for
+from interpreter.assemble.game import PURE_FUNCTIONS, Game, compile_game
 from interpreter.errors import TabletopError
 from interpreter.run.machine import Env
-from interpreter.run.playout import make_agents, play_game
 from interpreter.run.state import State
 from interpreter.scenarios.runner import run_scenario_files
+from interpreter.simulate.playout import make_agents, play_game
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
 CROSSING = RULESETS / "crossing.yaml"

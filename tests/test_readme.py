@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.errors import RulesetError
 from interpreter.load.loader import load_ruleset_text
 from interpreter.load.schema import Ruleset, Variant

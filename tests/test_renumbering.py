@@ -22,12 +22,12 @@ from typing import Any
 import pytest
 
 from interpreter.api import load
-from interpreter.compile.game import Game, compile_game
+from interpreter.assemble.game import Game, compile_game
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.schema import PieceSet, ZoneDecl
-from interpreter.run.playout import choose_option, make_agents
 from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
+from interpreter.simulate.playout import choose_option, make_agents
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
 FIRST = "renumbering_first"

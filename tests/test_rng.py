@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.load.loader import load_ruleset
 from interpreter.run import rng as rngmod
 

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_game
-from interpreter.cli.render import log_lines
+from interpreter.assemble.game import Game, compile_game
 from interpreter.compile.english import article
-from interpreter.compile.game import Game, compile_game
 from interpreter.load.loader import load_ruleset
 from interpreter.run.state import State
 from interpreter.run.view import chose_text, view
 from interpreter.scenarios.runner import seat_log_lines
+from interpreter.view.render import log_lines
 
 RULESETS = Path(__file__).parent / "rulesets"
 BUNDLED = ["caldera", "bottoms-up", "high-rise", "aquarium", "aquarius-rising"]
@@ -122,7 +122,7 @@ def test_said_is_hidden_exactly_when_the_label_is(tmp_path: Path) -> None:
 
 
 def test_a_playout_nobody_reads_renders_no_said() -> None:
-    from interpreter.run.playout import decide, make_agents
+    from interpreter.simulate.playout import decide, make_agents
 
     game = load_game("high-rise")
     state = game.new_state(2, 3)

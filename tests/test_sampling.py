@@ -22,12 +22,12 @@ import pytest
 from interpreter.agents.base import OptionChoice
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.api import load
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.load.catalog import bundled_names
+from interpreter.play.game import Game
 from interpreter.run import rng as rngmod
-from interpreter.run.game import Game
-from interpreter.run.playout import make_agents, play_game
 from interpreter.run.state import State
+from interpreter.simulate.playout import make_agents, play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:

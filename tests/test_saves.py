@@ -28,7 +28,7 @@ from interpreter.api import load_game
 from interpreter.cli.play import PlaySession
 from interpreter.cli.play_command import build_agents
 from interpreter.errors import SaveFileError
-from interpreter.run.record import SavedGame, SaveInUse, SaveLock, read_save, write_save
+from interpreter.simulate.record import SavedGame, SaveInUse, SaveLock, read_save, write_save
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -265,7 +265,7 @@ def test_a_save_is_the_old_or_the_new_version_whenever_the_writer_is_killed(
     write_save(save, start)
     writer = textwrap.dedent(f"""
         import sys
-        from interpreter.run.record import read_save, write_save
+        from interpreter.simulate.record import read_save, write_save
         saved = read_save({str(save)!r})
         n = 0
         print("ready", flush=True)

@@ -16,10 +16,10 @@ from interpreter.agents import check_agent, make_agent
 from interpreter.agents.information import InformationSet
 from interpreter.api import load_game
 from interpreter.errors import UsageError
-from interpreter.run.game import Game
-from interpreter.run.playout import agent_seed, decide, make_agents, play_game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import view
+from interpreter.simulate.playout import agent_seed, decide, make_agents, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TIC_TAC_TOE = str(ROOT / "benchmarks" / "rulesets" / "tic-tac-toe.yaml")
@@ -407,7 +407,7 @@ def test_play_shows_the_search_and_ctrl_c_while_it_thinks_saves_the_game(
 
     from interpreter.cli.play import PlaySession
     from interpreter.cli.play_command import build_agents
-    from interpreter.run.record import SavedGame, read_save
+    from interpreter.simulate.record import SavedGame, read_save
 
     game = load_game("caldera")
     seats = {1: "human", 2: "mcts:playouts=200,depth=5"}
@@ -443,7 +443,7 @@ def test_play_draws_a_progress_bar_while_a_computer_player_thinks() -> None:
 
     from interpreter.cli.play import PlaySession
     from interpreter.cli.play_command import build_agents
-    from interpreter.run.record import SavedGame
+    from interpreter.simulate.record import SavedGame
 
     game = load_game(TIC_TAC_TOE)
     seats = {1: "mcts:playouts=300", 2: "random"}

@@ -24,7 +24,7 @@ from interpreter.agents import search as searchmod
 from interpreter.agents.information import InformationSet
 from interpreter.api import load_game
 from interpreter.errors import UsageError
-from interpreter.run.playout import agent_seed, play_game, simulate
+from interpreter.simulate.playout import agent_seed, play_game, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 TIC_TAC_TOE = str(ROOT / "benchmarks" / "rulesets" / "tic-tac-toe.yaml")

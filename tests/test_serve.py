@@ -19,10 +19,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from interpreter.api import load
 from interpreter.errors import UsageError
-from interpreter.run.record import read_save
 from interpreter.serve.app import create_app
 from interpreter.serve.command import _offered_files
 from interpreter.serve.tables import Store
+from interpreter.simulate.record import read_save
 
 
 def play_out(wss: dict[int, object], first: dict[int, dict], rnd: random.Random,

@@ -22,13 +22,13 @@ import pytest
 from interpreter.agents.information import InformationSet
 from interpreter.api import load_game
 from interpreter.errors import RuleError
-from interpreter.run.game import Game
-from interpreter.run.record import SavedGame
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
 from interpreter.serve import protocol
 from interpreter.serve.app import Server
 from interpreter.serve.tables import Store, Table
+from interpreter.simulate.record import SavedGame
 
 GAMES = [("bottoms-up", {}, 4), ("high-rise", {}, 2), ("high-rise", {"covered_hidden": True}, 2),
          ("aquarium", {}, 3), ("aquarius-rising", {}, 2), ("aquarius-rising", {"chicken": True}, 3)]

@@ -16,12 +16,12 @@ from through_play import sweep
 from interpreter.adapters.encoding import ActionEncoder, ObservationEncoder
 from interpreter.agents.information import InformationSet
 from interpreter.api import load_game
-from interpreter.cli.render import render_view
-from interpreter.compile.english import describer_for
-from interpreter.run.game import Game
+from interpreter.assemble.describer import describer_for
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import view
 from interpreter.scenarios.runner import run_scenario_files
+from interpreter.view.render import render_view
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
 

@@ -12,12 +12,12 @@ from typing import Any
 from rich.console import Console
 
 from interpreter.api import load
-from interpreter.cli.render import render_view
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.docs.diagrams import position_svg
 from interpreter.load.loader import load_ruleset_text
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.view import view
+from interpreter.view.render import render_view
 
 SOWING = (Path(__file__).parent / "rulesets" / "sowing.yaml").read_text(encoding="utf-8")
 WITH_A_MARKER = SOWING.replace(

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from interpreter.api import load_game
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.errors import RuleError
 from interpreter.load.loader import load_ruleset_text
-from interpreter.run.playout import make_agents, play_game
+from interpreter.simulate.playout import make_agents, play_game
 from tests.test_budgets import ruleset
 
 RULESETS = ["caldera", "bottoms-up", "high-rise", "caldera-two-trios"]

@@ -15,15 +15,15 @@ import pytest
 from test_hidden_information import differ_in_hidden, random_position
 
 from interpreter.api import load_game
-from interpreter.compile.game import Game, compile_game
+from interpreter.assemble.game import Game, compile_game
 from interpreter.docs.diagrams import TAP, position_svg, table_pictures
 from interpreter.docs.table_layout import plan_table, zone_arrangement
 from interpreter.errors import TabletopError
 from interpreter.load.loader import load_ruleset_text
-from interpreter.run.record import SavedGame
 from interpreter.run.view import SPECTATOR, view
 from interpreter.serve.app import Server
 from interpreter.serve.tables import Store, Table
+from interpreter.simulate.record import SavedGame
 
 FIVE = [("aquarium", 3), ("aquarius-rising", 4), ("bottoms-up", 4), ("high-rise", 2),
         ("caldera", 2)]

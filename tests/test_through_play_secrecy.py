@@ -21,7 +21,7 @@ from test_hidden_information import differ_in_hidden, dump, random_position
 from through_play import KINDS, Leak, Tally, pairs, sweep
 
 from interpreter.api import load_game
-from interpreter.compile.game import Game
+from interpreter.assemble.game import Game
 from interpreter.run.view import view
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"

@@ -11,7 +11,7 @@ from collections import Counter
 from interpreter.agents import AGENTS, make_agent
 from interpreter.agents.base import OptionChoice
 from interpreter.api import load_game
-from interpreter.run.playout import make_agents, play_game
+from interpreter.simulate.playout import make_agents, play_game
 
 
 def _options(kinds: list[str]) -> list[OptionChoice]:

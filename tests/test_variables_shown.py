@@ -14,17 +14,17 @@ import pytest
 from rich.console import Console
 
 from interpreter.api import compile_game, load_game
-from interpreter.cli.render import render_view, variables_text
 from interpreter.docs.players import bookkeeping_variables
 from interpreter.docs.rulebook import build_rulebook
 from interpreter.load.catalog import bundled_names
 from interpreter.load.loader import load_ruleset, load_ruleset_text
-from interpreter.run.game import Game
-from interpreter.run.record import SavedGame
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
 from interpreter.serve.app import Server
 from interpreter.serve.tables import Store, Table
+from interpreter.simulate.record import SavedGame
+from interpreter.view.render import render_view, variables_text
 from interpreter.view.shown import shown_variables, variable_lines, your
 
 ROOT = Path(__file__).resolve().parents[1]

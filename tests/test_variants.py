@@ -13,13 +13,13 @@ import pytest
 from typer.testing import CliRunner
 
 from interpreter.api import load, load_game
+from interpreter.assemble.game import compile_game
 from interpreter.cli.app import app
-from interpreter.compile.game import compile_game
 from interpreter.errors import RulesetError, SaveFileError, UsageError
 from interpreter.load.loader import load_ruleset
-from interpreter.run.playout import make_agents, play_game
-from interpreter.run.record import SavedGame, check_ruleset
 from interpreter.scenarios.base_cases import compare_with_base
+from interpreter.simulate.playout import make_agents, play_game
+from interpreter.simulate.record import SavedGame, check_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 MINIMAL = ROOT / "tests" / "rulesets" / "minimal.yaml"

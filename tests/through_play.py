@@ -50,9 +50,8 @@ from typing import Any
 
 from interpreter.agents.information import InformationSet
 from interpreter.errors import IllegalMove, RuleError
+from interpreter.play.game import Game, normalize_notation
 from interpreter.run import rng as rngmod
-from interpreter.run.game import Game, normalize_notation
-from interpreter.run.playout import choose_option, make_agents
 from interpreter.run.state import State
 from interpreter.run.view import (
     SPECTATOR,
@@ -62,6 +61,7 @@ from interpreter.run.view import (
     redacted_log,
     view,
 )
+from interpreter.simulate.playout import choose_option, make_agents
 
 Move = tuple[int, str, tuple]
 """A decision: the seat, its option's notation and the option in internal form."""

@@ -81,8 +81,8 @@ from typing import Any
 from interpreter.compile.expressions import ExpressionError, parse, split_template
 from interpreter.compile.program import collect_effects
 from interpreter.errors import RuleError, TabletopError
+from interpreter.play.game import Game, show_value
 from interpreter.primitives.decisions import Choose
-from interpreter.run.game import Game, show_value
 from interpreter.run.state import State
 from interpreter.run.tables import (
     ALL_DIRECTIONS,

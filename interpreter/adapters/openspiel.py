@@ -63,7 +63,7 @@ from interpreter.adapters.encoding import (
 from interpreter.api import load_game
 from interpreter.errors import UsageError
 from interpreter.load.catalog import bundled_names, find_ruleset
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.tables import Option
 from interpreter.run.view import SPECTATOR

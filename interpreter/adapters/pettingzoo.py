@@ -54,7 +54,7 @@ from interpreter.adapters.encoding import (
     seat_view,
 )
 from interpreter.api import load_game
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR
 
@@ -237,7 +237,7 @@ class TabletopEnv(AECEnv):
             return None
         from rich.console import Console
 
-        from interpreter.cli.render import render_view
+        from interpreter.view.render import render_view
 
         console = Console(width=100, record=True, file=io.StringIO())
         console.print(render_view(self.game, seat_view(self.game, self.engine_state, SPECTATOR),

@@ -14,7 +14,7 @@ from interpreter.agents.uniform_agent import UniformAgent
 from interpreter.errors import UsageError
 
 if TYPE_CHECKING:
-    from interpreter.run.game import Game
+    from interpreter.play.game import Game
 
 AGENTS: dict[str, type] = {"random": RandomAgent, "uniform": UniformAgent}
 

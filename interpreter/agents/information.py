@@ -34,7 +34,7 @@ import weakref
 from typing import Any
 
 from interpreter.errors import RuleError
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.rng import below, derive_seed, next_u64
 from interpreter.run.state import State
 from interpreter.run.view import _HiddenPieces, _may_see

@@ -2,11 +2,11 @@
 
 A searching agent with `workers=N` owns one `SearchPool` of N-1 processes, started at
 its first search and kept for every later one (the agent's own process searches the
-first share). Each process compiles the game once, from the loaded ruleset and its
-options (the generated code does not pickle; the loaded ruleset does), and is sent per
-decision only what it searches from: the state for `mcts`, the seat's information set
-for `ismcts` (see `InformationSet.shareable`). It answers with its share's root
-statistics.
+first share). Each process compiles the game once, by the game's `recipe` (the
+generated code does not pickle; the loaded ruleset and the call that compiled it do),
+and is sent per decision only what it searches from: the state for `mcts`, the seat's
+information set for `ismcts` (see `InformationSet.shareable`). It answers with its
+share's root statistics.
 
 The processes are spawned, not forked (a fork would copy the caller's threads and
 locks), ignore Ctrl-C (the caller's process gets it and closes the pool), and leave
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
-    from interpreter.run.game import Game
+    from interpreter.play.game import Game
 
 Job = tuple[Any, ...]
 """What a share searches: passed to `run_share` in the worker (see search.py)."""
@@ -99,7 +99,7 @@ class SearchPool:
             for i, job in enumerate(jobs):
                 conn = self._conns[i]
                 if self._games[i] != token:
-                    conn.send(("game", token, pickle.dumps((game.loaded, game.options))))
+                    conn.send(("game", token, pickle.dumps(game.recipe)))
                     self._games[i] = token
                 conn.send(("share", token, job))
             first = here()
@@ -165,7 +165,6 @@ def _deaf_to_ctrl_c() -> Iterator[None]:
 def _serve(conn: Connection) -> None:
     """A worker: compile the games it is sent, search the shares it is sent."""
     from interpreter.agents.search import run_share
-    from interpreter.compile.game import compile_game
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     games: dict[int, Game] = {}
@@ -179,8 +178,7 @@ def _serve(conn: Connection) -> None:
         kind, token, payload = message
         if kind == "game":
             games.clear()  # one game at a time: an agent plays one game
-            loaded, options = pickle.loads(payload)
-            games[token] = compile_game(loaded, options)
+            games[token] = pickle.loads(payload)()
             continue
         try:
             answer: tuple[str, Any] = ("ok", run_share(games[token], payload))

@@ -79,14 +79,14 @@ from interpreter.agents.pool import SearchPool, can_start_processes
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.agents.spec import Setting
 from interpreter.errors import RuleError, UsageError
-from interpreter.run.game import numeric_scores
+from interpreter.play.game import numeric_scores
 from interpreter.run.machine import Machine
 from interpreter.run.rng import below, derive_seed, next_u64
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from interpreter.run.game import Game
+    from interpreter.play.game import Game
     from interpreter.run.state import State
 
 Raw = tuple[int, tuple]

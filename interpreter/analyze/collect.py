@@ -19,8 +19,8 @@ from typing import Any
 
 from interpreter.analyze.histogram import Histogram
 from interpreter.errors import RuleError, TabletopError
-from interpreter.run.game import Game, numeric_scores
-from interpreter.run.playout import Tally, choose_option, make_agents, worker_game
+from interpreter.play.game import Game, numeric_scores
+from interpreter.simulate.playout import Tally, choose_option, make_agents, worker_game
 
 GameRef = tuple[str, dict[str, Any]]
 """A ruleset's path and the options it is played with (as worker_game takes it)."""

@@ -27,8 +27,8 @@ from interpreter.analyze.collect import Batch, GameRef, Matchup
 from interpreter.api import load, load_game
 from interpreter.errors import UsageError
 from interpreter.load.catalog import find_ruleset, shorten
-from interpreter.run.game import Game
-from interpreter.run.playout import seed_batches
+from interpreter.play.game import Game
+from interpreter.simulate.playout import seed_batches
 
 MAX_VARIANTS = 8
 MAX_CONFIGURATIONS = 64

@@ -10,7 +10,7 @@ from typing import Any
 from interpreter.analyze.collect import Totals, lost_batch, run_batch
 from interpreter.analyze.plan import Plan
 from interpreter.analyze.summary import build_report
-from interpreter.run.playout import run_batches
+from interpreter.simulate.playout import run_batches
 
 
 def analyze(plan: Plan, jobs: int = 1, progress: Callable[[int], None] | None = None,

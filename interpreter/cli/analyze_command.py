@@ -23,8 +23,8 @@ from interpreter.cli.batch import progress_bar
 from interpreter.cli.params import AddressOpt, BackendOpt, JsonOpt, parse_seed
 from interpreter.errors import UsageError
 from interpreter.invoked import runnable
-from interpreter.run.backends import check_backend
 from interpreter.run.view import hides_anything
+from interpreter.simulate.backends import check_backend
 
 DEFAULT_GAMES = 200
 LABEL_WIDTH = 48

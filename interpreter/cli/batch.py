@@ -38,10 +38,10 @@ from interpreter.cli.params import (
 from interpreter.errors import IllegalMove, RulesetError, TabletopError, UsageError
 from interpreter.invoked import runnable
 from interpreter.load.catalog import find_ruleset
-from interpreter.run import playout
-from interpreter.run.backends import check_backend
-from interpreter.run.game import Game
-from interpreter.run.playout import GameResult, make_agents, play_game
+from interpreter.play.game import Game
+from interpreter.simulate import playout
+from interpreter.simulate.backends import check_backend
+from interpreter.simulate.playout import GameResult, make_agents, play_game
 
 
 def _numbered_moves(moves: list[tuple[int, str]], where: list[int]) -> Iterator[str]:

@@ -205,7 +205,7 @@ def validate(
                 typer.echo(f"ok: {target} (scenario tests)")
                 continue
             from interpreter.api import load
-            from interpreter.compile.game import compile_game
+            from interpreter.assemble.game import compile_game
 
             loaded = load(target)
             # The careful path checks all the rules do: generated code only speeds them

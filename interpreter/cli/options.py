@@ -12,7 +12,7 @@ from pathlib import Path
 from interpreter.agents import AGENTS, check_agent
 from interpreter.errors import UsageError, did_you_mean
 from interpreter.load.catalog import shorten
-from interpreter.run.record import MAX_NOTATION as MAX_MOVE  # as long as a save's
+from interpreter.simulate.record import MAX_NOTATION as MAX_MOVE  # as long as a save's
 
 HUMAN = "human"
 

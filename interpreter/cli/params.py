@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from interpreter.run.record import MAX_SEED_DIGITS
+from interpreter.simulate.record import MAX_SEED_DIGITS
 
 GameArg = Annotated[str, typer.Argument(
     metavar="GAME", help="A bundled game's name (see `tabletop list`) or a ruleset file.",

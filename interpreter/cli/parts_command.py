@@ -17,8 +17,8 @@ from rich.text import Text
 from ruamel.yaml import YAML
 
 from interpreter.api import load
-from interpreter.compile.game import compile_game
-from interpreter.compile.part_words import PartWords
+from interpreter.assemble.game import compile_game
+from interpreter.assemble.part_words import PartWords
 from interpreter.errors import UsageError, did_you_mean
 from interpreter.invoked import runnable
 from interpreter.load.parts import Addresses, Part

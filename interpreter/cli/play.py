@@ -26,9 +26,18 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from interpreter.agents.base import Agent
-from interpreter.cli.choosing import exact_match, narrow
 from interpreter.cli.options import HUMAN
-from interpreter.cli.render import (
+from interpreter.cli.screen import MORE_WORDS, TurnScreen, turn_screen
+from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_mean
+from interpreter.invoked import invocation
+from interpreter.load.catalog import shorten
+from interpreter.play.game import Game, Option, normalize_notation
+from interpreter.run.state import State
+from interpreter.run.view import has_secrets, hides_anything, view, witnesses
+from interpreter.simulate.playout import decide
+from interpreter.simulate.record import SavedGame, SaveInUse, SaveLock, write_save
+from interpreter.view.choosing import exact_match, narrow
+from interpreter.view.render import (
     log_lines,
     options_renderable,
     render_view,
@@ -37,15 +46,6 @@ from interpreter.cli.render import (
     variables_text,
     zones_split,
 )
-from interpreter.cli.screen import MORE_WORDS, TurnScreen, turn_screen
-from interpreter.errors import IllegalMove, RuleError, SaveFileError, did_you_mean
-from interpreter.invoked import invocation
-from interpreter.load.catalog import shorten
-from interpreter.run.game import Game, Option, normalize_notation
-from interpreter.run.playout import decide
-from interpreter.run.record import SavedGame, SaveInUse, SaveLock, write_save
-from interpreter.run.state import State
-from interpreter.run.view import has_secrets, hides_anything, view, witnesses
 
 HOW_TO_CHOOSE = """\
 How to choose: type an option's number, or its notation. Case and spaces do

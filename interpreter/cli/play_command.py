@@ -15,17 +15,19 @@ from rich.text import Text
 from interpreter.agents import SEES_HIDDEN_NOTE, ruleset_settings_note, sees_hidden, workers_note
 from interpreter.agents.base import Agent
 from interpreter.api import load
+from interpreter.assemble.game import compile_game
 from interpreter.cli.options import HUMAN, describe_seats, parse_options, parse_seats
 from interpreter.cli.params import OptionsOpt, PlayersOpt, parse_seed
 from interpreter.cli.play import PlaySession, line_reader, recall
-from interpreter.compile.game import compile_game
 from interpreter.errors import IllegalMove, SaveFileError, UsageError
 from interpreter.invoked import runnable
 from interpreter.load.catalog import bundled_names, rulesets_dir
 from interpreter.load.loader import LoadedRuleset
-from interpreter.run.game import Game
-from interpreter.run.playout import seat_agents
-from interpreter.run.record import (
+from interpreter.play.game import Game
+from interpreter.run.state import State
+from interpreter.run.view import hides_anything
+from interpreter.simulate.playout import seat_agents
+from interpreter.simulate.record import (
     SavedGame,
     SaveInUse,
     SaveLock,
@@ -33,8 +35,6 @@ from interpreter.run.record import (
     read_save,
     replay,
 )
-from interpreter.run.state import State
-from interpreter.run.view import hides_anything
 
 
 def build_agents(game: Game, seats: dict[int, str], seed: int,

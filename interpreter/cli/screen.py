@@ -23,8 +23,9 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.cli.choosing import OptionGroup, distinct_titles, group_options, key_legend
-from interpreter.cli.render import (
+from interpreter.play.game import Game, Option
+from interpreter.view.choosing import OptionGroup, distinct_titles, group_options, key_legend
+from interpreter.view.render import (
     LOG_LINES,
     MANY_OPTIONS,
     header,
@@ -33,7 +34,6 @@ from interpreter.cli.render import (
     variables_text,
     zones_split,
 )
-from interpreter.run.game import Game, Option
 
 NARROW_HINT = "type a [key] or a place to list them, ? for help"
 MORE_WORDS = frozenset({"more"})

@@ -1,1 +1,3 @@
-"""Compiling: resolve names, compile expressions, and build the program a Game runs."""
+"""The compiler library: expressions, functions, the program builder and the English
+describer that every primitive compiles and describes itself with (assemble/ puts a whole
+game together)."""

@@ -7,7 +7,7 @@ own English pattern, definitions read as their (humanized) names, the ruleset's 
 options and variables as their labels, and operators as words. No identifier with an
 underscore, no Python literal and no bracket reaches the reader.
 
-``describer_for(game)`` builds a Describer that knows a compiled game's names.
+``assemble.describer.describer_for(game)`` builds one that knows a compiled game's names.
 """
 
 from __future__ import annotations
@@ -20,12 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.compile.expressions import ExpressionError, parse, split_template
 from interpreter.compile.functions import DIRECTION_NAMES, FUNCTIONS
-from interpreter.load.located import Expr, Name, Template
+from interpreter.located import Expr, Name, Template
 
 if TYPE_CHECKING:
     from interpreter.primitives.base import Primitive
     from interpreter.primitives.decisions import OptionDef
-    from interpreter.run.game import Game
 
 _COMPARE = {ast.Eq: "is", ast.NotEq: "is not", ast.Lt: "is less than",
             ast.LtE: "is at most", ast.Gt: "is more than", ast.GtE: "is at least",
@@ -971,45 +970,6 @@ def numbered_phrase(says: str, params: list[str]) -> Phrase:
     phrase = Phrase("".join(p if isinstance(p, str) else "{" + params[p] + "}" for p in parts))
     phrase.parts = tuple(parts)
     return phrase
-
-
-def describer_for(game: Game, cls: type[Describer] = Describer, **options: Any) -> Describer:
-    """A Describer that knows a compiled game's zones, options, variables and definitions."""
-    from interpreter.compile.game import _DEF_KEY
-    from interpreter.load.schema import Definition
-
-    rs = game.ruleset
-    glossary: dict[str, str] = {}
-    seat_indexed: set[str] = set()
-    for z in game.zones.values():
-        if z.per_seat:
-            seat_indexed.add(z.id)
-        glossary[z.id] = zone_phrase(z.label, z.kind)
-    for o in rs.options:
-        glossary[o.id] = (f"{o.label} is on" if o.type == "bool"
-                          else f"the {o.label[0].lower() + o.label[1:]}")
-    for v in rs.variables:
-        glossary[v.id] = f"the {humanize(v.id)}"
-        if v.per_seat or v.per_piece:
-            seat_indexed.add(v.id)  # read as "the facing of the card" like a seat's own
-    definitions: dict[str, list[str]] = {}
-    for key, written in rs.define.items():
-        m = _DEF_KEY.match(key)
-        if m:
-            params = m.group(2)
-            plist = [p.strip() for p in params.split(",") if p.strip()] if params else []
-            definitions[m.group(1)] = plist
-            if isinstance(written, Definition):
-                # The designer's words, as a phrase the expression English fills in.
-                glossary[m.group(1)] = numbered_phrase(written.says, plist)
-    value_names: dict[Any, str] = {}
-    for a in rs.pieces.attributes.values():
-        for v in a.values:
-            if isinstance(v, str):
-                value_names[v] = humanize(str(a.names.get(v, v)))
-    attribute_names = {attr: dict(a.names) for attr, a in rs.pieces.attributes.items()}
-    return cls(glossary, value_names, attribute_names=attribute_names,
-               definitions=definitions, seat_indexed=seat_indexed, **options)
 
 
 _PARTICIPLES = {"set", "put", "laid", "kept", "shown", "taken", "won", "done", "held", "left",

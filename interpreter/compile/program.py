@@ -35,12 +35,12 @@ from interpreter.compile.expressions import (
 from interpreter.compile.expressions import broken as _broken
 from interpreter.compile.stretches import FALLS, Flow, Inline
 from interpreter.errors import Diagnostic, Location, did_you_mean
-from interpreter.load.located import Expr, Name, Template
-from interpreter.primitives.base import Primitive
+from interpreter.located import Expr, Name, Template
 from interpreter.run.budget import option_values
 from interpreter.run.tables import ChoiceSpec, Label, OptionKind, careful_values
 
 if TYPE_CHECKING:
+    from interpreter.primitives.base import Primitive
     from interpreter.primitives.decisions import Choose
     from interpreter.run.machine import Machine
 
@@ -343,12 +343,10 @@ class ProgramBuilder:
             self.where = outer
 
     def forbid_decisions(self, effects: list[Primitive], where: str) -> None:
-        from interpreter.primitives.decisions import Choose
-
         stack = list(effects)
         while stack:
             e = stack.pop()
-            if isinstance(e, Choose):
+            if e.keyword == "choose":  # primitives.decisions.Choose, a layer above
                 self.error(f"a decision (choose) cannot be made inside {where}", e.loc)
             for child in e.children():
                 stack.extend(child)

@@ -25,7 +25,7 @@ from interpreter.compile.english import (
 from interpreter.compile.expressions import ExpressionError, parse, split_template
 from interpreter.compile.functions import DIRECTION_NAMES
 from interpreter.docs.text import md_escape
-from interpreter.load.located import Expr, Template
+from interpreter.located import Expr, Template
 from interpreter.primitives import Primitive
 from interpreter.primitives.decisions import OptionDef
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.docs.table_layout import Area, Spot, plan_table
 from interpreter.load.data_values import data_text
 from interpreter.load.schema import NAMED_COLOURS
-from interpreter.run.game import CardShown
+from interpreter.play.game import CardShown
 from interpreter.run.view import (
     COUNT_ABOVE,
     ROW_OF_SLOTS,
@@ -43,7 +43,7 @@ from interpreter.run.view import (
 )
 
 if TYPE_CHECKING:
-    from interpreter.run.game import Game
+    from interpreter.play.game import Game
 
 COLOURS: dict[str, str] = NAMED_COLOURS
 """The colour names a ruleset may use (``colours:``, or a value named after a colour)."""

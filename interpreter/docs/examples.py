@@ -14,7 +14,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from interpreter.compile.english import Describer, describer_for, join_words
+from interpreter.assemble.describer import describer_for
+from interpreter.compile.english import Describer, join_words
 from interpreter.docs import sideview
 from interpreter.docs.describe import MarkdownDescriber
 from interpreter.docs.diagrams import Arrow, Highlight, position_svg
@@ -23,7 +24,7 @@ from interpreter.docs.text import Md, as_markdown, md_code, md_escape
 from interpreter.errors import Diagnostic, Location, RulesetError, TabletopError
 from interpreter.load.catalog import tests_file_for
 from interpreter.load.loader import LoadedRuleset
-from interpreter.run.game import Game, normalize_notation
+from interpreter.play.game import Game, normalize_notation
 from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
 from interpreter.scenarios.runner import (

@@ -17,12 +17,12 @@ from interpreter.compile.english import humanize, humanize_text
 from interpreter.compile.expressions import ExpressionError, names_used, split_template
 from interpreter.docs.figure import sentence
 from interpreter.docs.text import md_escape
-from interpreter.load.located import Expr, Name, Template
+from interpreter.located import Expr, Name, Template
+from interpreter.play.game import Game
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
 from interpreter.primitives.ending import Say
 from interpreter.primitives.flow import Add, Call, ForEach, Let, Set
-from interpreter.run.game import Game
 from interpreter.view.shown import shown_variables
 
 _LOCAL = re.compile(r"(?<![\w*])\*[^*\s][^*]*\*(?!\*)")

@@ -15,15 +15,10 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
-from interpreter.compile.english import (
-    Describer,
-    attribute_noun,
-    describer_for,
-    humanize,
-    join_words,
-)
+from interpreter.assemble.describer import describer_for
+from interpreter.assemble.game import _DEF_KEY, compile_game_once
+from interpreter.compile.english import Describer, attribute_noun, humanize, join_words
 from interpreter.compile.expressions import ExpressionError, names_used, parse
-from interpreter.compile.game import _DEF_KEY, compile_game_once
 from interpreter.docs.describe import MarkdownDescriber
 from interpreter.docs.diagrams import (
     WIDTH,
@@ -47,12 +42,12 @@ from interpreter.docs.text import Md, as_markdown, md_escape
 from interpreter.errors import TabletopError
 from interpreter.load.data_values import data_text, frozen_value
 from interpreter.load.loader import LoadedRuleset
-from interpreter.load.located import Expr, Template
 from interpreter.load.schema import Definition, OptionDecl, definition_bodies
+from interpreter.located import Expr, Template
+from interpreter.play.game import Game
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
 from interpreter.primitives.ending import EndGame
-from interpreter.run.game import Game
 
 _VISIBILITY = {"everyone": "everyone", "owner": "only its owner", "nobody": "nobody"}
 

@@ -28,7 +28,7 @@ from interpreter.docs.diagrams import (
 )
 
 if TYPE_CHECKING:
-    from interpreter.run.game import Game
+    from interpreter.play.game import Game
 
 UNITS: dict[str, tuple[float, str]] = {
     "µm": (1000, "mm"), "um": (1000, "mm"), "mm": (1, "mm"), "cm": (0.1, "mm"),

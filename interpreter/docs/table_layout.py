@@ -21,7 +21,7 @@ from interpreter.run.view import is_empty
 
 if TYPE_CHECKING:
     from interpreter.load.schema import ZoneDecl
-    from interpreter.run.game import Game
+    from interpreter.play.game import Game
 
 ROLES = ("opponent", "centre", "mine")
 """The kinds of area, in the order the table lists them (top to bottom)."""

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.compile.english import Describer, describer_for, humanize, join_words
-from interpreter.compile.game import _DEF_KEY, compile_game_once
+from interpreter.assemble.describer import describer_for
+from interpreter.assemble.game import _DEF_KEY, compile_game_once
+from interpreter.compile.english import Describer, humanize, join_words
 from interpreter.docs.rulebook import (
     RulebookDescriber,
     _components,
@@ -41,9 +42,9 @@ from interpreter.docs.text import as_markdown, md_escape
 from interpreter.load.loader import LoadedRuleset
 from interpreter.load.schema import definition_bodies
 from interpreter.load.variants import Change
+from interpreter.play.game import Game
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
-from interpreter.run.game import Game
 
 Lines = list[str]
 """Describer lines: one sentence each, nested by the describer's indent."""

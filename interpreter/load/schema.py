@@ -23,7 +23,7 @@ from pydantic import (
 )
 
 from interpreter.errors import Location, did_you_mean
-from interpreter.load.located import Expr, Name, Node, Template
+from interpreter.located import Expr, Name, Node, Template
 from interpreter.primitives import Block
 
 Visibility = Literal["everyone", "owner", "nobody"]

@@ -83,7 +83,7 @@ Block = list[Effect]
 
 # The recursive `Block` annotations resolve, now that every primitive exists, when a
 # model is first used: the models are built then, not at import (`defer_build`, see
-# interpreter.load.located.Node), as each primitive's module finds the names here.
+# interpreter.located.Node), as each primitive's module finds the names here.
 
 for _cls in (*PRIMITIVES.values(), OptionDef):
     vars(sys.modules[_cls.__module__]).update(Block=Block, Effect=Effect)

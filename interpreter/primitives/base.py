@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
-from interpreter.load.located import Node
+from interpreter.located import Node
 
 if TYPE_CHECKING:
     from interpreter.compile.english import Describer

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import Field
 
 from interpreter.errors import BudgetError, RuleError
-from interpreter.load.located import Expr
+from interpreter.located import Expr
 from interpreter.primitives.base import Primitive
 
 if TYPE_CHECKING:

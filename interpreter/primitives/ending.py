@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
-from interpreter.load.located import Expr, Template
+from interpreter.located import Expr, Template
 from interpreter.primitives.base import Primitive
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import Field
 
 from interpreter.errors import RuleError
-from interpreter.load.located import Expr, Name
+from interpreter.located import Expr, Name
 from interpreter.primitives.base import Primitive
 
 if TYPE_CHECKING:

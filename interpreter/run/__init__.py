@@ -1,1 +1,2 @@
-"""Running: plain-data state, the machine that advances it, and per-seat views."""
+"""The runtime library that a compiled game and its generated code call: plain-data
+state, tables, the machine that advances a state, budgets, randomness and views."""

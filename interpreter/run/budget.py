@@ -145,7 +145,7 @@ NOT_PLAIN = frozenset((list, tuple, str))
 
 def shown_size(value: Any, limit: int) -> int:
     """At least how many characters a template writes for `value` (a list's elements
-    joined by ", ", as run.game.show_value writes them), counted like `value_size`:
+    joined by ", ", as play.game.show_value writes them), counted like `value_size`:
     each distinct list once, stopping past `limit`. So a text too long to build is
     refused before it is built."""
     kind = type(value)

@@ -18,7 +18,7 @@ from interpreter.run.state import State
 from interpreter.run.view import revealed_line, witnesses
 
 if TYPE_CHECKING:
-    from interpreter.run.game import Game
+    from interpreter.play.game import Game
     from interpreter.run.tables import ChoiceSpec
 
 PAUSE = -1

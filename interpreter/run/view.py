@@ -21,7 +21,7 @@ from interpreter.run.budget import describe
 from interpreter.run.state import State
 
 if TYPE_CHECKING:
-    from interpreter.run.game import Game
+    from interpreter.play.game import Game
     from interpreter.run.tables import VariableInfo, ZoneInfo
 
 HIDDEN_PIECE: dict[str, Any] = {"hidden": True}

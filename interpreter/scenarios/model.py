@@ -95,7 +95,7 @@ from typing import Any
 
 from pydantic import Field
 
-from interpreter.load.located import Expr, Node, _LocatedText
+from interpreter.located import Expr, Node, _LocatedText
 
 
 class Text(_LocatedText):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.errors import Location, did_you_mean
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.state import State, locate_pieces
 from interpreter.scenarios.model import PieceList, Position
 

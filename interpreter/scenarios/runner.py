@@ -20,8 +20,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from interpreter.api import load as load_ruleset_file
+from interpreter.assemble.game import compile_game_once
 from interpreter.compile.expressions import Compiled, ExpressionError, located
-from interpreter.compile.game import compile_game_once
 from interpreter.compile.program import collect_locals
 from interpreter.errors import (
     Diagnostic,
@@ -33,9 +33,9 @@ from interpreter.errors import (
     did_you_mean,
 )
 from interpreter.load.catalog import TESTS_SUFFIX, find_ruleset, rulesets_dir, tests_file_for
-from interpreter.load.located import Expr
 from interpreter.load.yaml_source import LocatedDict, LocatedList, Source, locate, read_yaml
-from interpreter.run.game import Game, normalize_notation, show_value
+from interpreter.located import Expr
+from interpreter.play.game import Game, normalize_notation, show_value
 from interpreter.run.state import State
 from interpreter.run.view import chose_text, redacted_log
 from interpreter.scenarios.model import Case, Ended, Example, ExampleValue, ScenarioFile, Text

@@ -38,13 +38,11 @@ from interpreter.agents import (
     ruleset_settings_note,
     sees_hidden,
 )
-from interpreter.cli.choosing import group_options
 from interpreter.docs.diagrams import table_pictures
 from interpreter.errors import IllegalMove, TabletopError, did_you_mean
 from interpreter.load.catalog import shorten
 from interpreter.load.loader import LoadedRuleset
-from interpreter.run.game import Game, Option, normalize_notation
-from interpreter.run.playout import decide
+from interpreter.play.game import Game, Option, normalize_notation
 from interpreter.run.view import (
     SPECTATOR,
     chose_text,
@@ -56,6 +54,8 @@ from interpreter.serve import protocol
 from interpreter.serve.guard import CreateLimiter, SecurityHeaders, origin_allowed
 from interpreter.serve.protocol import Choose, ProtocolError, Ready, Resync
 from interpreter.serve.tables import HUMAN, SEED_CHOSEN_NOTE, Store, Table
+from interpreter.simulate.playout import decide
+from interpreter.view.choosing import group_options
 from interpreter.view.involvement import involvement, places_of
 from interpreter.view.shown import variable_lines
 

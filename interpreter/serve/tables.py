@@ -30,21 +30,21 @@ from typing import Any
 
 from interpreter.agents.base import Agent
 from interpreter.api import load
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.errors import SaveFileError, UsageError, did_you_mean
 from interpreter.load.catalog import bundled_names, shorten
 from interpreter.load.loader import LoadedRuleset
-from interpreter.run.game import Game, Option
-from interpreter.run.playout import seat_agents
-from interpreter.run.record import (
+from interpreter.play.game import Game, Option
+from interpreter.run.state import State
+from interpreter.serve.protocol import CreateRequest
+from interpreter.simulate.playout import seat_agents
+from interpreter.simulate.record import (
     SavedGame,
     check_ruleset,
     replay_with_before,
     save_text,
     write_private,
 )
-from interpreter.run.state import State
-from interpreter.serve.protocol import CreateRequest
 
 log = logging.getLogger("tabletop.serve")
 

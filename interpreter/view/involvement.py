@@ -30,13 +30,13 @@ from pydantic import BaseModel
 from interpreter.compile.expressions import ExpressionError, parse, split_template
 from interpreter.compile.functions import FUNCTIONS
 from interpreter.errors import RuleError
-from interpreter.load.located import Expr, Template
+from interpreter.located import Expr, Template
 from interpreter.primitives.decisions import Choose, OptionDef
 from interpreter.run.view import witnesses
 
 if TYPE_CHECKING:
     from interpreter.load.schema import Ruleset
-    from interpreter.run.game import Game
+    from interpreter.play.game import Game
     from interpreter.run.state import State
     from interpreter.run.tables import Option, OptionKind
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.run.game import Game, show_value
+from interpreter.play.game import Game, show_value
 from interpreter.run.tables import VariableInfo
 
 NONE = "none"

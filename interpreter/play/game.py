@@ -2,7 +2,7 @@
 it creates states, tells who decides, lists and samples the legal options of a decision
 and carries out choices (with run.machine, which advances a state).
 
-compile.game.compile_game fills a Game in; nothing here compiles anything.
+assemble.game.compile_game fills a Game in; nothing here compiles anything.
 """
 
 from __future__ import annotations
@@ -71,6 +71,9 @@ class Game:
         self.name = self.ruleset.game.name
         self.title = self.ruleset.game.title
         self.options = options
+        self.recipe: Callable[[], Game] | None = None
+        """How to compile this game again in another process (a call that pickles, set
+        by whoever compiled it): a search's worker processes build their own copy."""
         self.budgets: Budgets = self.ruleset.budgets
         self.limits = Limits(self.budgets.list_length, self.budgets.text_length,
                              self.budgets.largest_number, self.budgets.value_size)

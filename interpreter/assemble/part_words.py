@@ -13,15 +13,16 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from interpreter.compile.english import Describer, describer_for, humanize
+from interpreter.assemble.describer import describer_for
+from interpreter.compile.english import Describer, humanize
 from interpreter.compile.functions import DIRECTION_NAMES
 from interpreter.errors import Location
-from interpreter.load.located import Expr
 from interpreter.load.parts import CASES, CHOICE, CHOICES, STEP, STEPS, Part
 from interpreter.load.schema import Definition
+from interpreter.located import Expr
+from interpreter.play.game import Game
 from interpreter.primitives import Choose, Primitive
 from interpreter.primitives.decisions import OptionDef
-from interpreter.run.game import Game
 
 WIDTH = 110
 """Longest line (a longer sentence is cut with an ellipsis)."""

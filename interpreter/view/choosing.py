@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from interpreter.run.game import Option, normalize_notation
+from interpreter.play.game import Option, normalize_notation
 
 _TOKEN_SPLIT = re.compile(r"\s+|(?<=[^\W_])-(?=[^\W_])")
 """Where a notation splits into parts: spaces, and dashes between letters or digits

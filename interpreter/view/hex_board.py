@@ -14,9 +14,9 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from interpreter.cli.render import legend, stack_text, stacked
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.view import board_cell
+from interpreter.view.render import legend, stack_text, stacked
 
 
 def hex_board(game: Game, title: str, data: dict[str, Any], colour: bool = True,

@@ -8,6 +8,7 @@ creates states, lists the legal options of a decision and applies choices.
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import re
 import string
@@ -69,10 +70,10 @@ from interpreter.errors import (
 from interpreter.load.catalog import shorten
 from interpreter.load.data_values import data_text, frozen_value, plain_data
 from interpreter.load.loader import LoadedRuleset, explain_variant
-from interpreter.load.located import Expr
 from interpreter.load.schema import Definition, OptionDecl, PieceSet, ZoneDecl
+from interpreter.located import Expr
+from interpreter.play.game import CardShown, Game, normalize_notation, show_value
 from interpreter.run.budget import kept
-from interpreter.run.game import CardShown, Game, normalize_notation, show_value
 from interpreter.run.machine import Env, Machine
 from interpreter.run.panels import PanelsInfo
 from interpreter.run.tables import (
@@ -1426,7 +1427,9 @@ def compile_game(loaded: LoadedRuleset, options: dict[str, Any] | None = None,
     compiler = _Compiler(loaded, options or {})
     compiler.generate = generate
     compiler.stretches = generate and stretches
-    return compiler.run(options or {})
+    game = compiler.run(options or {})
+    game.recipe = functools.partial(compile_game, loaded, options or {}, generate, stretches)
+    return game
 
 
 _COMPILED: OrderedDict[tuple, Game] = OrderedDict()

@@ -19,7 +19,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.run.game import Game, Option, show_value
+from interpreter.play.game import Game, Option, show_value
 from interpreter.run.view import (
     COUNT_ABOVE,
     ROW_OF_SLOTS,
@@ -318,7 +318,7 @@ def _places(game: Game, title: str, data: dict[str, Any], colour: bool,
     """A zone's places drawn; `compact` draws them in fewer lines, and an open grid's
     legends then go into `legends`, to go with the piles."""
     if data.get("reach") is not None:  # an open grid: only its used squares are listed
-        from interpreter.cli.open_grid import open_grid_renderable  # it draws with these
+        from interpreter.view.open_grid import open_grid_renderable  # it draws with these
         board, apart = open_grid_renderable(game, title, data, colour, legends=not compact)
         if apart is not None and legends is not None:
             legends.append(apart)
@@ -327,7 +327,7 @@ def _places(game: Game, title: str, data: dict[str, Any], colour: bool,
         return grid_table(game, title, data["places"], data["rows"], data["cols"], colour,
                           compact)
     if data.get("kind") == "hex":
-        from interpreter.cli.hex_board import hex_board  # it draws with these
+        from interpreter.view.hex_board import hex_board  # it draws with these
         return hex_board(game, title, data, colour, compact)
     return slots_table(game, title, data["places"], colour)
 

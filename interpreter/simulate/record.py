@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import IllegalMove, SaveFileError, UsageError
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.state import State
 
 if TYPE_CHECKING:

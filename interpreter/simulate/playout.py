@@ -24,8 +24,8 @@ from interpreter.agents import make_agent
 from interpreter.agents.base import Agent, OptionChoice
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.errors import IllegalMove, RuleError, TabletopError
+from interpreter.play.game import Game
 from interpreter.run import rng as rngmod
-from interpreter.run.game import Game
 from interpreter.run.machine import Machine
 from interpreter.run.state import State
 from interpreter.run.view import view
@@ -354,10 +354,10 @@ def run_batches(total: int, work: Callable[[int], Iterable[Any]], run: Callable[
     that no node needs the files). Each result goes to `take`; returns True when Ctrl-C
     stopped it."""
     if backend == "ray":
-        from interpreter.run.backends import ray_stream  # Ray only when asked for
+        from interpreter.simulate.backends import ray_stream  # Ray only when asked for
 
         return ray_stream(total, work, run, take, lost, address, rulesets=rulesets)
-    from interpreter.run.backends import check_backend
+    from interpreter.simulate.backends import check_backend
 
     check_backend(backend, address, jobs)
     jobs = worker_count(jobs, total)

@@ -141,7 +141,7 @@ def _carrying(run: Callable[[Any], Any], carried: list[Any], batch: Any) -> Any:
         import ray
 
         from interpreter.api import carry
-        from interpreter.run.playout import forget_games
+        from interpreter.simulate.playout import forget_games
 
         rulesets = ray.get(ref)
         carry(rulesets)

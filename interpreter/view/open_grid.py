@@ -25,9 +25,9 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.measure import Measurement
 from rich.text import Text
 
-from interpreter.cli.render import legend, marked, piece_text, stack_text, stacked
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.panels import PanelsInfo
+from interpreter.view.render import legend, marked, piece_text, stack_text, stacked
 
 STORIES = "≡"
 """Marks a house's number of stories in its square (≡3: three stories)."""
