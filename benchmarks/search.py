@@ -9,6 +9,7 @@ the median seconds per decision.
     python benchmarks/search.py                          # every bundled game
     python benchmarks/search.py --only aquarius-rising --games 3
     python benchmarks/search.py --tree /tmp/base --tree .  # two checkouts side by side
+    python benchmarks/search.py --clock cpu      # processor seconds (a busy machine)
 
 Each `--tree` is a checkout of the project: its games are timed in a process of their
 own that imports that checkout's interpreter, one game at a time, the trees taking
@@ -30,13 +31,15 @@ from pathlib import Path
 DECISIONS = (5, 15, 25, 35)
 
 
-def time_game(name: str, seed: int, agent_text: str) -> list[float]:
+def time_game(name: str, seed: int, agent_text: str, clock: str = "wall") -> list[float]:
     """Seconds the searching player took on decisions `DECISIONS` of the random game
-    `seed` of bundled game `name` at its most seats (fewer when the game ends first)."""
+    `seed` of bundled game `name` at its most seats (fewer when the game ends first), by
+    the wall clock or by the processor time of this process (`clock`: wall or cpu)."""
     from interpreter.agents import make_agent
     from interpreter.api import load_game
     from interpreter.run.playout import choose_option, decide, make_agents
 
+    now = time.perf_counter if clock == "wall" else time.process_time
     game = load_game(name, {})
     players = game.max_seats
     randoms = make_agents(players, seed)
@@ -48,9 +51,9 @@ def time_game(name: str, seed: int, agent_text: str) -> list[float]:
         number += 1
         seat = game.deciding_seats(state)[0]
         if number in DECISIONS:
-            started = time.perf_counter()
+            started = now()
             choose_option(game, state.copy(), seat, searcher)
-            times.append(time.perf_counter() - started)
+            times.append(now() - started)
         decide(game, state, seat, randoms[seat], words=False)
     return times
 
@@ -58,15 +61,15 @@ def time_game(name: str, seed: int, agent_text: str) -> list[float]:
 def worker(args: argparse.Namespace) -> None:
     """One game of one tree: print its timings as JSON (the parent reads them)."""
     import interpreter
-    times = time_game(args.only[0], args.seed, f"mcts:playouts={args.playouts}")
+    times = time_game(args.only[0], args.seed, f"mcts:playouts={args.playouts}", args.clock)
     print(json.dumps({"times": times, "interpreter": interpreter.__file__}))
 
 
-def run_worker(tree: Path, name: str, seed: int, playouts: int) -> list[float]:
+def run_worker(tree: Path, name: str, seed: int, playouts: int, clock: str) -> list[float]:
     """Time one game in a fresh process that imports `tree`'s interpreter."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", "--only", name,
-               "--seed", str(seed), "--playouts", str(playouts)]
+               "--seed", str(seed), "--playouts", str(playouts), "--clock", clock]
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True,
                           check=False)
     if done.returncode != 0:
@@ -98,6 +101,9 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=400)
     parser.add_argument("--games", type=int, default=3, help="random games per game")
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall-clock seconds, or the search's processor seconds (steadier "
+                             "on a busy machine; a search on several processes is wall only)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -113,19 +119,19 @@ def main() -> None:
         for g in range(args.games):
             for t, tree in enumerate(trees):
                 times.setdefault((name, t), []).extend(
-                    run_worker(tree, name, args.seed + g, args.playouts))
+                    run_worker(tree, name, args.seed + g, args.playouts, args.clock))
                 done += 1
                 print(f"\r{done}/{total} timed ({time.perf_counter() - started:.0f} s) "
                       f"{name} game {g + 1} tree {t + 1}   ", end="", file=sys.stderr,
                       flush=True)
     print(file=sys.stderr)
-    print_table(names, trees, times, args.playouts)
+    print_table(names, trees, times, args.playouts, args.clock)
 
 
 def print_table(names: list[str], trees: list[Path], times: dict[tuple[str, int], list[float]],
-                playouts: int) -> None:
+                playouts: int, clock: str) -> None:
     width = max(len(n) for n in names) + 2
-    print(f"mcts:playouts={playouts}, median seconds per decision "
+    print(f"mcts:playouts={playouts}, median {clock} seconds per decision "
           f"(decisions {', '.join(map(str, DECISIONS))})")
     for t, tree in enumerate(trees):
         print(f"  tree {t + 1}: {tree}")
