@@ -60,7 +60,7 @@ def reshuffled(game: Game, state: State, seat: int, salt: int) -> State:
         pieces = [state.sites[site][i] for site, i in slots]
         rnd.shuffle(pieces)
         for (site, i), piece in zip(slots, pieces, strict=True):
-            other.sites[site][i] = piece
+            other.stack(site)[i] = piece
             other.loc[piece] = site
     for var in game.variables.values():
         if var.per_seat and var.visible_to == "owner":

@@ -263,13 +263,13 @@ def _hide_differently(game: Game, state: State, seat: int, rnd: random.Random) -
     zone = game.zones
     action = game.attributes["action"]
     for name in ("deck", "food_deck", "influence_one", "influence_two"):
-        rnd.shuffle(other.sites[zone[name].first])
+        rnd.shuffle(other.stack(zone[name].first))
     for t in range(1, state.players + 1):
         if t == seat:
             continue
-        hand = other.sites[zone["hand"].site_for(t)]
+        hand = other.stack(zone["hand"].site_for(t))
         for name in ("used", "chosen"):
-            there = other.sites[zone[name].site_for(t)]
+            there = other.stack(zone[name].site_for(t))
             mine = [i for i, p in enumerate(hand) if action[p] != "pass_card"]
             theirs = [j for j, p in enumerate(there) if action[p] != "pass_card"]
             if mine and theirs:

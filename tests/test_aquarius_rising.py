@@ -248,11 +248,11 @@ def _hide_differently(game: Game, state: State, seat: int, rnd: random.Random) -
     other seats (and, in Aqua-Chicken, this seat too) hold or lie unused."""
     other = state.copy()
     zone, sites = game.zones, other.sites
-    deck = sites[zone["draw_pile"].first]
+    deck = other.stack(zone["draw_pile"].first)
     rnd.shuffle(deck)
 
     def swap(a: int, i: int, b: int, j: int) -> None:
-        sites[a][i], sites[b][j] = sites[b][j], sites[a][i]
+        other.stack(a)[i], other.stack(b)[j] = sites[b][j], sites[a][i]
         other.loc[sites[a][i]], other.loc[sites[b][j]] = a, b
 
     chicken = game.options["chicken"]

@@ -40,8 +40,8 @@ def _take(game: Game, st: State, code: str, source: int) -> int:
 
 
 def _put(st: State, piece: int, site: int) -> None:
-    st.sites[st.loc[piece]].remove(piece)
-    st.sites[site].append(piece)
+    st.stack(st.loc[piece]).remove(piece)
+    st.stack(site).append(piece)
     st.loc[piece] = site
 
 

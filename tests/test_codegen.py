@@ -73,6 +73,8 @@ ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "curre
               # instructions written into stretches (compile.inlines)
               "_cache", "forget", "finish", "text", "clear", "seat_index", "pop", "insert",
               "move", "loc", "site_zone", "remove",
+              # a place's pieces, the state's own to change (copy-on-write)
+              "stack",
               # seats knocked out and pieces shown to some seats (eliminate, show)
               "out", "next_seat_in", "shown",
               # an option's values that hold lists are measured (run.budget)

@@ -86,7 +86,7 @@ def differ_in_hidden(game: Game, state: State, seat: int, rnd: random.Random) ->
     pieces = [other.sites[s][i] for s, i in slots]
     rnd.shuffle(pieces)
     for (s, i), p in zip(slots, pieces, strict=True):
-        other.sites[s][i] = p
+        other.stack(s)[i] = p
         other.loc[p] = s
     for var in game.variables.values():
         if state.over and var.reveal_at_end:
@@ -146,7 +146,7 @@ def relabel_identical(game: Game, state: State, rnd: random.Random) -> tuple[Sta
             a, b = group
             sa, sb = other.loc[a], other.loc[b]
             ia, ib = other.sites[sa].index(a), other.sites[sb].index(b)
-            other.sites[sa][ia], other.sites[sb][ib] = b, a
+            other.stack(sa)[ia], other.stack(sb)[ib] = b, a
             other.loc[a], other.loc[b] = sb, sa
             swaps += 1
             relabel_log(other, {a: b, b: a})
@@ -295,7 +295,7 @@ def test_backs_show_which_deck_a_hidden_card_is_from_and_nothing_more() -> None:
     deck_site = game.zones["draw_pile"].first
     a, b = other.sites[hand_site][0], other.sites[deck_site][-1]
     assert game.piece_kind[a] != game.piece_kind[b]
-    other.sites[hand_site][0], other.sites[deck_site][-1] = b, a
+    other.stack(hand_site)[0], other.stack(deck_site)[-1] = b, a
     other.loc[a], other.loc[b] = deck_site, hand_site
     other._cache = None
     assert dump({k: v for k, v in view(game, other, 1).items() if k != "log"}) == dump(

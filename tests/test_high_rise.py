@@ -28,8 +28,8 @@ def _dice_swapped(game, state: State, rnd: random.Random) -> State:
         die = other.sites[square][0]
         spare = [d for d in other.sites[box] if pips[d] is not None and pips[d] != pips[die]]
         swap_with = rnd.choice(spare)
-        other.sites[square][0] = swap_with
-        other.sites[box][other.sites[box].index(swap_with)] = die
+        other.stack(square)[0] = swap_with
+        other.stack(box)[other.sites[box].index(swap_with)] = die
         other.loc[swap_with], other.loc[die] = square, box
     return other
 

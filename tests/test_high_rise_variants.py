@@ -28,7 +28,7 @@ def _slips_swapped(game, state: State, rnd: random.Random) -> State:
     a, b = rnd.sample([(x, y) for x in squares for y in squares
                        if pips[other.sites[x][0]] != pips[other.sites[y][0]]], 1)[0]
     sa, sb = other.sites[a][0], other.sites[b][0]
-    other.sites[a][0], other.sites[b][0] = sb, sa
+    other.stack(a)[0], other.stack(b)[0] = sb, sa
     other.loc[sa], other.loc[sb] = b, a
     return other
 

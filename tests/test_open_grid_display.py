@@ -120,8 +120,8 @@ def only_board(text: str) -> Board:
 def put(game: Game, state: State, piece: int, square: str) -> None:
     """Move a piece onto the top of a square, as the rules would."""
     site = game.site_by_name[square]
-    state.sites[state.loc[piece]].remove(piece)
-    state.sites[site].append(piece)
+    state.stack(state.loc[piece]).remove(piece)
+    state.stack(site).append(piece)
     state.loc[piece] = site
 
 

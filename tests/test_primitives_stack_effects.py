@@ -40,8 +40,8 @@ def start(game: Game, table: dict[int, list[str]], box_only: list[str] | None = 
         return next(p for p in st.sites[box] if game.piece_codes[p] == code)
 
     def put(p: int, site: int) -> None:
-        st.sites[st.loc[p]].remove(p)
-        st.sites[site].append(p)
+        st.stack(st.loc[p]).remove(p)
+        st.stack(site).append(p)
         st.loc[p] = site
     for n, codes in table.items():
         for code in codes:

@@ -34,11 +34,11 @@ def pair() -> tuple[Game, Game]:
 def position(game: Game, black: list[str], white: list[str] = ()) -> State:
     state = game.blank_state(2, 0)
     for names, supply in ((black, "black_stones"), (white, "white_stones")):
-        pile = state.sites[game.zones[supply].first]
+        pile = state.stack(game.zones[supply].first)
         for name in names:
             piece = pile.pop()
             site = game.site_by_name[name]
-            state.sites[site].append(piece)
+            state.stack(site).append(piece)
             state.loc[piece] = site
     return state
 

@@ -40,7 +40,7 @@ def swapped(game: Game, state: State, a: int, b: int) -> State:
     other = state.copy()
     sa, sb = other.loc[a], other.loc[b]
     ia, ib = other.sites[sa].index(a), other.sites[sb].index(b)
-    other.sites[sa][ia], other.sites[sb][ib] = b, a
+    other.stack(sa)[ia], other.stack(sb)[ib] = b, a
     other.loc[a], other.loc[b] = sb, sa
     return other
 

@@ -527,7 +527,7 @@ def _same_where_alike(game: Game, state: State, dealt: State, slots: list[tuple[
     for site, index in slots:
         true, drawn = state.sites[site][index], dealt.sites[site][index]
         if kind(true) == kind(drawn):
-            dealt.sites[site][index] = true
+            dealt.stack(site)[index] = true
             dealt.loc[true] = site
             for var, values in dealt.piece_vars.items():
                 values[true] = state.piece_vars[var][true]
@@ -538,7 +538,7 @@ def _same_where_alike(game: Game, state: State, dealt: State, slots: list[tuple[
         spare = leftover[kind(dealt.sites[site][index])]
         piece = next((p for p in spare if state.loc[p] == site), spare[-1])
         spare.remove(piece)
-        dealt.sites[site][index] = piece
+        dealt.stack(site)[index] = piece
         dealt.loc[piece] = site
     dealt._cache = None
 
@@ -562,7 +562,7 @@ def _keep_all_but(state: State, dealt: State, slots: list[tuple[int, int]]) -> S
     out = state.copy()
     for site, index in slots:
         piece = dealt.sites[site][index]
-        out.sites[site][index] = piece
+        out.stack(site)[index] = piece
         out.loc[piece] = site
     out._cache = None
     return out

@@ -169,7 +169,7 @@ class InformationSet:
                 rng, j = below(rng, i + 1)
                 pieces[i], pieces[j] = pieces[j], pieces[i]
             for (site, index), piece in zip(slots, pieces, strict=True):
-                sites[site][index] = piece
+                out.stack(site)[index] = piece  # (the template's lists are shared)
                 loc[piece] = site
         if self.held_slots:
             self._follow_the_deal(out, {p: sites[site][index]

@@ -888,6 +888,8 @@ class _Compiler:
         g.start_sites = [[] for _ in g.site_name]
         for piece, site in enumerate(g.piece_start):
             g.start_sites[site].append(piece)
+        empty: list[int] = []  # one list for every empty place: states copy it on change
+        g.start_sites = [stack or empty for stack in g.start_sites]
 
     def variables(self) -> None:
         g = self.game

@@ -239,7 +239,8 @@ class Game:
         """Pieces in their start zones, variables at their initial values; no flow yet."""
         st = object.__new__(State)
         st.players = players
-        st.sites = [pieces[:] for pieces in self.start_sites]
+        st.sites = self.start_sites[:]  # (shared with the game: copied on change)
+        st.owned = set()
         st.loc = self.piece_start[:]
         st.vars = {}
         st.seat_vars = {}

@@ -59,7 +59,7 @@ class Move(Primitive):
             anything else is `carry_out`'s."""
             names = {unique(pc, "what"): what, unique(pc, "where"): where,
                      unique(pc, "carry_out"): carry_out}
-            put = "sites[site].insert(0, piece)" if bottom else "sites[site].append(piece)"
+            put = "st.stack(site).insert(0, piece)" if bottom else "st.stack(site).append(piece)"
             return Inline((
                 f"piece = {unique(pc, 'what')}(env)",
                 f"site = {unique(pc, 'where')}(env)",
@@ -67,7 +67,7 @@ class Move(Primitive):
                 "if (type(piece) is int and type(site) is int and 0 <= piece < len(st.loc)",
                 "        and 0 <= site < len(sites) and not m.game.site_zone[site].triggers",
                 "        and not st.shown):",
-                "    old = sites[st.loc[piece]]",
+                "    old = st.stack(st.loc[piece])",
                 "    if old[-1] == piece:",
                 "        old.pop()",
                 "    else:",

@@ -227,7 +227,7 @@ class Machine:
             site = self.place(site, "move")
         if st.shown and piece in st.shown:
             self.unshow((piece,))
-        old = st.sites[st.loc[piece]]
+        old = st.stack(st.loc[piece])
         if old and old[-1] == piece:
             old.pop()
         else:
@@ -237,9 +237,9 @@ class Machine:
                 overspent(env)
             old.remove(piece)
         if bottom:
-            st.sites[site].insert(0, piece)
+            st.stack(site).insert(0, piece)
         else:
-            st.sites[site].append(piece)
+            st.stack(site).append(piece)
         st.loc[piece] = site
         self.env.forget("board")
         triggers = self.game.site_zone[site].triggers
@@ -268,8 +268,9 @@ class Machine:
         if st.shown:
             self.unshow((a, b))
         sa, sb = st.loc[a], st.loc[b]
-        ia, ib = st.sites[sa].index(a), st.sites[sb].index(b)
-        st.sites[sa][ia], st.sites[sb][ib] = b, a
+        stack_a, stack_b = st.stack(sa), st.stack(sb)
+        ia, ib = stack_a.index(a), stack_b.index(b)
+        stack_a[ia], stack_b[ib] = b, a
         st.loc[a], st.loc[b] = sb, sa
         self.env.forget("board")
 
@@ -277,7 +278,7 @@ class Machine:
         st = self.state
         if type(site) is not int or not 0 <= site < len(st.sites):
             site = self.place(site, "shuffle")
-        seq = st.sites[site]
+        seq = st.stack(site)
         if st.shown:
             self.unshow(seq)
         self.env.steps += len(seq)
@@ -535,7 +536,9 @@ class Machine:
     def restore(self, snap: State) -> None:
         st = self.state
         self.env.steps += len(st.loc) + len(st.sites)
-        st.sites = [x[:] for x in snap.sites]
+        st.sites = snap.sites[:]  # (the lists shared with the snapshot: copied on change)
+        st.owned = set()
+        snap.owned.clear()
         st.loc = snap.loc[:]
         st.vars = snap.vars.copy()
         st.seat_vars = {k: v[:] for k, v in snap.seat_vars.items()}

@@ -4,6 +4,12 @@ Everything that changes during a game is here and nothing else: where every piec
 variables, the machine's frames (so a game can pause inside an effect), the seeded
 random generator, the decision log. ``to_json``/``from_json`` round-trip exactly and
 ``copy`` is cheap, because agents copy states many thousands of times.
+
+A copy shares the piece lists of its places with the state it was copied from
+(copy-on-write): it copies the list of places (a pointer per place, the empty places
+all pointing to one empty list), not the places, so an open table of thousands of
+empty squares costs a copy a few microseconds. Whoever changes a place's pieces takes
+them with ``State.stack(place)``, which makes the list the state's own first.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ class State:
         "log",
         "out",
         "over",
+        "owned",
         "piece_vars",
         "players",
         "reason",
@@ -51,6 +58,11 @@ class State:
 
     players: int
     sites: list[list[int]]
+    """Each place's pieces, bottom first. Read freely; change a place's list only
+    through `stack` (it may be shared with copies)."""
+    owned: set[int]
+    """The places whose lists are this state's alone (changed in place); any other may
+    be shared with a copy. Empty is always safe: the next change copies the list."""
     loc: list[int]
     vars: dict[str, Any]
     seat_vars: dict[str, list[Any]]
@@ -84,7 +96,9 @@ class State:
     def copy(self) -> State:
         s = object.__new__(State)
         s.players = self.players
-        s.sites = list(map(list.copy, self.sites))  # 1.6x the comprehension's speed
+        s.sites = self.sites[:]  # the places' lists are shared from now: copy-on-write
+        s.owned = set()
+        self.owned.clear()
         s.loc = self.loc[:]
         s.vars = self.vars.copy()
         s.seat_vars = {k: v[:] for k, v in self.seat_vars.items()}
@@ -105,6 +119,16 @@ class State:
         s._cache = None
         s._log_json = self._log_json
         return s
+
+    def stack(self, site: int) -> list[int]:
+        """The pieces of `site`, to change in place: this state's own list (a shared one
+        is copied first, so no copy of the state sees the change)."""
+        owned = self.owned
+        if site in owned:
+            return self.sites[site]
+        stack = self.sites[site] = self.sites[site][:]
+        owned.add(site)
+        return stack
 
     def log_entries(self) -> list[LogEntry]:
         out: list[LogEntry] = []
@@ -165,7 +189,9 @@ class State:
     def from_json(cls, data: dict[str, Any], n_pieces: int) -> State:
         s = object.__new__(State)
         s.players = int(data["players"])
-        s.sites = [list(x) for x in data["sites"]]
+        empty: list[int] = []  # shared by the empty places, as in a new game
+        s.sites = [list(x) if x else empty for x in data["sites"]]
+        s.owned = set()
         s.vars = dict(data["vars"])
         s.seat_vars = {k: list(v) for k, v in data["seat_vars"].items()}
         s.piece_vars = {k: list(v) for k, v in data.get("piece_vars", {}).items()}
