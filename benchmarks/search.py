@@ -37,7 +37,14 @@ def time_game(name: str, seed: int, agent_text: str, clock: str = "wall") -> lis
     the wall clock or by the processor time of this process (`clock`: wall or cpu)."""
     from interpreter.agents import make_agent
     from interpreter.api import load_game
-    from interpreter.run.playout import choose_option, decide, make_agents
+    try:
+        from interpreter.simulate.playout import choose_option, decide, make_agents
+    except ImportError:  # a checkout from before the layers (--tree)
+        from interpreter.run.playout import (  # type: ignore[no-redef]
+            choose_option,
+            decide,
+            make_agents,
+        )
 
     now = time.perf_counter if clock == "wall" else time.process_time
     game = load_game(name, {})

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.api import load_game
-from interpreter.run.playout import make_agents, play_game
+from interpreter.simulate.playout import make_agents, play_game
 
 FIXTURE = Path(__file__).parent / "fixtures" / "seeded_games.json"
 

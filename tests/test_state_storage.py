@@ -10,9 +10,9 @@ from collections.abc import Callable
 import pytest
 
 from interpreter.api import load_game
-from interpreter.compile.game import compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.load.loader import load_ruleset_text
-from interpreter.run.game import Game
+from interpreter.play.game import Game
 from interpreter.run.machine import Machine
 from interpreter.run.state import State
 from tests.seeded_games import FIXTURE, GAMES, key, play
