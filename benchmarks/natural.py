@@ -35,6 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from connect_four_python import ConnectFourGame  # noqa: E402
 from peers import (  # noqa: E402
     Batch,
     Competitor,
@@ -43,7 +44,6 @@ from peers import (  # noqa: E402
     openspiel_style_batch,
     ratio_text,
 )
-from connect_four_python import ConnectFourGame  # noqa: E402
 
 RULESETS = HERE / "rulesets"
 RACES = ("tic-tac-toe", "connect-four")

@@ -100,6 +100,10 @@ _BUILTINS: dict[str, Any] = {"type": type, "int": int, "float": float, "list": l
 
 _counter = itertools.count()
 
+_LARGEST_TABLE = 100_000
+"""The most entries the offsets at every distance may take (distances × directions ×
+squares): larger boards look distances up by the built-in."""
+
 
 @dataclass
 class Deferred:
@@ -146,6 +150,9 @@ class CodeHooks:
     """Whether a definition is small enough to be written out in place (the closures
     ask the same: see expressions.written_in_place)."""
     sink: list[GeneratedCode] = field(default_factory=list)
+    distances: dict[str, Any] = field(default_factory=dict)
+    """The offsets at every distance that stays on the boards, once made (see
+    _Writer.distance_tables)."""
     uses: dict[str, dict[str, tuple[int, bool]]] = field(default_factory=dict)
     plain: dict[str, bool] = field(default_factory=dict)
     """For each definition: whether its value is never a list."""
@@ -177,6 +184,12 @@ class _Writer:
         self.loop_sources: set[int] = set()
         """Calls (by node) whose list a loop only reads: a table's list needs no copy."""
         self.only_read = False
+        self.loop_depth = 0
+        """How many loops deep the code being written runs."""
+        self.texts: set[str] = set()
+        """Codes known to be texts (a loop's variable over a list of text constants)."""
+        self.ints: set[str] = set()
+        """Codes known to be whole numbers (a loop's variable over whole-number constants)."""
         self.piece_lists: set[str] = set()
         """Codes known to be lists of pieces (what pieces() gave)."""
         self.scalars: set[str] = set()
@@ -203,8 +216,16 @@ class _Writer:
     def charge(self, amount: str, indent: str = "") -> None:
         """Charge `amount` (code) to the steps, stopping when the budget is spent, as the
         careful path charges."""
+        pad = "    " * self.indent + indent
+        check = f"{pad}if env.steps > env.step_limit: {self.obj(overspent)}(env)"
+        add = f"{pad}env.steps += "
+        if (amount.isdigit() and len(self.lines) >= 2 and self.lines[-1] == check
+                and self.lines[-2].startswith(add) and self.lines[-2][len(add):].isdigit()):
+            # two charges of constants in a row: one
+            self.lines[-2] = add + str(int(self.lines[-2][len(add):]) + int(amount))
+            return
         self.emit(f"{indent}env.steps += {amount}")
-        self.emit(f"{indent}if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+        self.lines.append(check)
 
     def tmp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -747,7 +768,7 @@ class _Writer:
         distance = 1
         if len(args) == 3:
             if not (isinstance(args[2], ast.Constant) and type(args[2].value) is int):
-                return None
+                return self.offset_at_any_distance(codes, impl)
             distance = args[2].value
         tables = self.hooks.offsets(distance)
         if tables is None:
@@ -767,8 +788,79 @@ class _Writer:
         d = self.atom(codes[1])
         rest = ", ".join([d, *codes[2:]])
         label = f"the square {distance} step(s) in each direction of each"
-        return (f"({self.obj(tables, label)}[{d}][{x}] if type({x}) is int and type({d}) is str "
-                f"else {self.obj(impl)}(env, {x}, {rest}))")
+        checks = [f"type({x}) is int" if x not in self.places else "",
+                  f"type({d}) is str" if d not in self.texts else ""]
+        return _guarded(f"{self.obj(tables, label)}[{d}][{x}]", checks,
+                        f"{self.obj(impl)}(env, {x}, {rest})")
+
+    def distance_tables(self) -> dict[int, dict[str, dict[int, int | None]]] | None:
+        """Distance → direction → board square → the square that far that way, for every
+        distance at which some square still has one (at any other distance every square's
+        is off the board: the careful path says null); None while the boards are not laid
+        out, or when they are too large to tabulate."""
+        cache = self.hooks.distances
+        if "tables" in cache:
+            return cache["tables"]
+        one = self.hooks.offsets(1)
+        if one is None:
+            return None
+        squares = len({s for table in one.values() for s in table})
+        found: dict[int, dict[str, dict[int, int | None]]] | None = {0: self.hooks.offsets(0)}
+        for sign in (1, -1):
+            k = sign
+            while found is not None:
+                tables = self.hooks.offsets(k)
+                if tables is None or all(t is None for d in tables.values() for t in d.values()):
+                    break
+                found[k] = tables
+                if len(found) * len(one) * squares > _LARGEST_TABLE:
+                    found = None
+                k += sign
+        cache["tables"] = found
+        return found
+
+    def offset_at_any_distance(self, codes: list[str], impl: Any) -> str | None:
+        """offset(place, d, k) with k computed as the game goes (a loop's `k`, `start +
+        k`): three lookups; a distance off every board or anything unusual by the
+        built-in."""
+        tables = self.distance_tables()
+        if tables is None:
+            return None
+        x, d, k = (self.atom(c) for c in codes)
+        table = self.obj(tables, "the square at each distance in each direction of each")
+        checks = [f"type({x}) is int" if x not in self.places else "",
+                  f"type({d}) is str" if d not in self.texts else "",
+                  f"type({k}) is int" if k not in self.ints and not _is_int_literal(k) else "",
+                  f"{k} in {table}"]
+        return _guarded(f"{table}[{k}][{d}][{x}]", checks,
+                        f"{self.obj(impl)}(env, {x}, {d}, {k})")
+
+    def f_range(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        """range(a) or range(a, b) of whole numbers, charged by its length as the
+        built-in charges it; anything else (and a range too long) by the built-in."""
+        lo, hi = ("0", self.atom(codes[0])) if len(codes) == 1 else (
+            self.atom(codes[0]), self.atom(codes[1]))
+        r = self.tmp()
+        whole = " and ".join(f"type({v}) is int" for v in (lo, hi) if not _is_int_literal(v))
+        if _is_int_literal(lo) and _is_int_literal(hi):
+            a, b = int(lo.strip("()")), int(hi.strip("()"))
+            if b - a > self.scope.limits.list_length:
+                return f"{self.obj(impl)}({', '.join(['env', *codes])})"
+            self.charge(str(max(0, b - a)))
+            written = repr(list(range(a, b)))
+            self.lists.add(written)
+            self.flat.add(written)
+            return written
+        else:
+            self.emit(f"if {whole} and {hi} - {lo} <= {self.scope.limits.list_length}:")
+            self.emit(f"    {r} = list(range({lo}, {hi}))")
+            self.charge(f"len({r})", "    ")
+            self.emit("else:")
+            self.emit(f"    {r} = {self.obj(impl)}({', '.join(['env', *codes])})")
+        self.lists.add(r)
+        self.flat.add(r)
+        self.scalars.discard(r)
+        return r
 
     def offset_by(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
         """offset(place, dx, dy) with dx and dy written out: a table's lookup."""
@@ -857,13 +949,21 @@ class _Writer:
                        else ex.weigh(node.elt, scope))
                 per = ex.LOOP_STEPS + sum(ex.weigh(c, inner) for c in gen.ifs) + nxt
                 weighing = inner
-                source = self.loop_source(source, per, items)
+                constants = _constant_items(source)
+                if constants is not None:  # written out: its length is known here
+                    self.charge(str(len(constants) * per))
+                else:
+                    source = self.loop_source(source, per, items)
                 if isinstance(gen.target, ast.Name):
                     var = self.tmp("v")
                     self.emit(f"for {var} in {source}:")
                     self.names[gen.target.id] = var
                     if of_places:
                         self.places.add(var)
+                    if constants and all(type(c) is str for c in constants):
+                        self.texts.add(var)
+                    if constants and all(type(c) is int for c in constants):
+                        self.ints.add(var)
                     self.indent += 1
                 else:
                     item = self.tmp("v")
@@ -875,11 +975,13 @@ class _Writer:
                     for t, v in zip(targets, vars_, strict=True):
                         self.names[t] = v
                 depth += 1
+                self.loop_depth += 1
                 for cond in gen.ifs:
                     self.emit(f"if not {self.value(cond)}:")
                     self.emit("    continue")
             innermost()
         finally:
+            self.loop_depth -= depth
             for level in range(depth, 0, -1):
                 self.indent -= 1
                 if after_inner is not None and level > 1:
@@ -982,6 +1084,24 @@ def _is_list_display(code: str) -> bool:
         return isinstance(ast.parse(code, mode="eval").body, ast.List)
     except SyntaxError:
         return False
+
+
+def _guarded(fast: str, checks: list[str], slow: str) -> str:
+    """`fast` where every check holds (the empty ones are known), else `slow`."""
+    tests = " and ".join(c for c in checks if c)
+    return f"({fast} if {tests} else {slow})" if tests else fast
+
+
+def _constant_items(code: str) -> list[Any] | None:
+    """The items of a list written out of constants (`['n', 'e']`, `[0, 1, 2]`), else
+    None."""
+    if not (code.startswith("[") and code.endswith("]")):
+        return None
+    try:
+        items = ast.literal_eval(code)
+    except (ValueError, SyntaxError):
+        return None
+    return items if type(items) is list else None
 
 
 def _is_int_literal(code: str) -> bool:
