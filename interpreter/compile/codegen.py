@@ -100,6 +100,9 @@ _BUILTINS: dict[str, Any] = {"type": type, "int": int, "float": float, "list": l
 
 _counter = itertools.count()
 
+_UNSET = object()
+"""What a kept definition's arguments are before its first call (see kept_call)."""
+
 _LARGEST_TABLE = 100_000
 """The most entries the offsets at every distance may take (distances × directions ×
 squares): larger boards look distances up by the built-in."""
@@ -216,16 +219,8 @@ class _Writer:
     def charge(self, amount: str, indent: str = "") -> None:
         """Charge `amount` (code) to the steps, stopping when the budget is spent, as the
         careful path charges."""
-        pad = "    " * self.indent + indent
-        check = f"{pad}if env.steps > env.step_limit: {self.obj(overspent)}(env)"
-        add = f"{pad}env.steps += "
-        if (amount.isdigit() and len(self.lines) >= 2 and self.lines[-1] == check
-                and self.lines[-2].startswith(add) and self.lines[-2][len(add):].isdigit()):
-            # two charges of constants in a row: one
-            self.lines[-2] = add + str(int(self.lines[-2][len(add):]) + int(amount))
-            return
         self.emit(f"{indent}env.steps += {amount}")
-        self.lines.append(check)
+        self.emit(f"{indent}if env.steps > env.step_limit: {self.obj(overspent)}(env)")
 
     def tmp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -267,12 +262,15 @@ class _Writer:
             return code
         t = self.tmp()
         self.emit(f"{t} = {code}")
-        if code in self.lists:
-            self.lists.add(t)
-        for known in (self.scalars, self.places, self.place_lists, self.flat):
+        self.same_kind(t, code)
+        return t
+
+    def same_kind(self, t: str, code: str) -> None:
+        """`t` holds what `code` gives: what is known of one is known of the other."""
+        for known in (self.lists, self.scalars, self.places, self.place_lists, self.flat,
+                      self.texts, self.ints, self.piece_lists):
             if code in known:
                 known.add(t)
-        return t
 
     def is_flat(self, code: str) -> bool:
         return code in self.flat or code in self.place_lists or code in self.piece_lists
@@ -299,6 +297,7 @@ class _Writer:
             if later_lines and not self.is_atom(codes[i]):
                 t = self.tmp()
                 self.lines.insert(out[i][1], "    " * self.indent + f"{t} = {codes[i]}")
+                self.same_kind(t, codes[i])
                 codes[i] = t
         return codes
 
@@ -916,6 +915,8 @@ class _Writer:
             codes = self.values(args)
             function = self.obj(self.hooks.function(name), f"definition {name}")
             self.caches = True
+            if codes and self.loop_depth and not self.draws(name, frozenset()):
+                return self.kept_call(function, [self.atom(c) for c in codes])
             return f"{function}({', '.join(['env', *codes])})"
         names = {p: Deferred(a, self.scope, self.names)
                  for p, a in zip(params, args, strict=True)}
@@ -925,6 +926,46 @@ class _Writer:
             return self.value(ex.parse(text))
         finally:
             self.scope, self.names = saved
+
+    def draws(self, name: str, seen: frozenset[str]) -> bool:
+        """Whether a definition may draw at random (itself, or a definition it uses)."""
+        found = self.hooks.definition(name)
+        if found is None or name in seen:
+            return found is None
+        functions, definitions = self.scope.functions, self.scope.definitions
+        for node in ast.walk(ex.parse(found[1])):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called = node.func.id
+                if called in definitions:
+                    if self.draws(called, seen | {name}):
+                        return True
+                elif called not in functions or functions[called].random:
+                    return True
+        return False
+
+    def kept_call(self, function: str, codes: list[str]) -> str:
+        """A definition called inside a loop: its value and the steps it charged are kept,
+        and while it is called with the same arguments (the very same values) it is not
+        computed again but charged again, the same steps at once. The state does not
+        change while an expression is computed, so neither does the value; the steps are
+        kept only from a call that put no definition into the cache (a later call would
+        charge less), and are charged at once only when the budget allows all of them (or
+        the call runs, to stop at the very step the closures stop at)."""
+        unset = self.obj(_UNSET, "not computed yet")
+        keys = [self.uses(self.tmp("c"), unset) for _ in codes]
+        kept, spent = self.uses(self.tmp("c"), "None"), self.uses(self.tmp("c"), "0")
+        before, cached, r = self.tmp("c"), self.tmp("c"), self.tmp()
+        same = " and ".join(f"{k} is {c}" for k, c in zip(keys, codes, strict=True))
+        self.emit(f"if {same} and env.steps + {spent} <= env.step_limit:")
+        self.emit(f"    env.steps += {spent}")
+        self.emit(f"    {r} = {kept}")
+        self.emit("else:")
+        self.emit(f"    {before}, {cached} = env.steps, len(env.cache)")
+        self.emit(f"    {r} = {function}({', '.join(['env', *codes])})")
+        self.emit(f"    if len(env.cache) == {cached}:")
+        self.emit(f"        {', '.join([*keys, kept, spent])} = "
+                  f"{', '.join([*codes, r, f'env.steps - {before}'])}")
+        return r
 
     # -- loops ----------------------------------------------------------------------------
     def loops(self, node: ast.GeneratorExp | ast.ListComp, innermost: Callable[[], None],

@@ -1,0 +1,104 @@
+"""Generated code for the operations a newcomer writes (offsets at a distance a loop
+computes, `range`, a definition with parameters called inside a loop) is lean, and still
+agrees with the checked closures value for value, error for error and step for step,
+also when a step budget runs out part-way.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.compile.game import Game, compile_game
+from interpreter.errors import TabletopError
+from interpreter.run.machine import Env
+
+_LINES = """\
+tabletop: 1
+game: {name: lines, title: Lines, designer: Test, seats: {min: 2, max: 2}, summary: s}
+pieces:
+  attributes:
+    colour: {values: [red, blue]}
+  sets: [{id: a, count: 4, each: {colour: [red, blue]}, start: pile}]
+zones:
+  - {id: board, kind: grid, rows: 4, cols: 4}
+  - {id: pile, kind: pile}
+define:
+  reds: "[c for c in cells(board) if not empty(c) and top(c).colour == red]"
+  mine(col): "[c for c in cells(board) if not empty(c) and top(c).colour == col]"
+  near(col): "[c for c in reds if col == red] + mine(col)"
+setup:
+  - for_each: sq
+    in: "['a1', 'b2', 'c3', 'b1', 'c1', 'd4', 'a4']"
+    do:
+      - move: first(pieces(pile))
+        to: sq
+turn:
+  - choose: go
+    options: [{id: go, notation: go}]
+end: [{id: e, when: "turn >= 3"}]
+"""
+
+
+def _lines(fast: bool) -> Game:
+    from interpreter.load.loader import load_ruleset_text
+    return compile_game(load_ruleset_text(_LINES, "lines.yaml"), generate=fast)
+
+
+_FAST, _CAREFUL = _lines(True), _lines(False)
+
+
+def _outcome(game: Game, text: str, limit: int = 1_000_000) -> tuple[str, str, int]:
+    env = Env(game, game.new_state(2, 1))
+    env.step_limit = limit
+    try:
+        return ("value", repr(game.compile_expression(text)(env)), env.steps)
+    except TabletopError as exc:
+        return ("error", str(exc), env.steps)
+
+
+def _legend(text: str) -> str:
+    """What the names of the generated code for `text` stand for."""
+    _outcome(_FAST, text)
+    return " ".join(v for code in _FAST.generated_code if code.what == text
+                    for v in code.legend.values())
+
+
+EXPRESSIONS = [
+    "[offset(c, d, k) for c in cells(board) for d in directions for k in range(-4, 5)]",
+    "[offset('b2', d, k) for d in ['n', 'se', 'up'] for k in [1, 3]]",
+    "[offset('b2', 'n', k) for k in [1, 2.5]]",
+    "[offset(p, 'e', k) for p in [null, 'c3', 'a1'] for k in [1, -1]]",
+    "[offset(c, d, start + k) for c in cells(board) for d in orthogonal "
+    "for start in [-2, -1, 0] for k in range(3)]",
+    "range(3)", "range(-2)", "range(2, 6)", "[k * k for k in range(1, 4)]",
+    "len(range(100000))", "range(2.5)", "range('a')", "[range(k) for k in range(4)]",
+    "any(len([k for k in range(4) if offset(c, d, k) in mine(red)]) == 3 "
+    "for c in mine(red) for d in orthogonal)",
+    "[len(near(col)) for col in [red, blue, red, blue]]",
+    "[mine(col) for col in [red, red, blue, red]]",
+    "[len(mine(c)) for c in [red, 3, red]]",
+    "[near(c) for c in [blue, blue, red, red]]",
+]
+
+
+@pytest.mark.parametrize("text", EXPRESSIONS)
+def test_natural_expressions_agree_with_the_closures(text: str) -> None:
+    fast = _outcome(_FAST, text)
+    assert fast == _outcome(_CAREFUL, text)
+    if fast[0] == "value":  # and wherever a budget stops them
+        for limit in range(0, fast[2] + 3, max(1, fast[2] // 60)):
+            assert _outcome(_FAST, text, limit) == _outcome(_CAREFUL, text, limit), limit
+
+
+def test_an_offset_at_a_distance_a_loop_computes_is_looked_up() -> None:
+    legend = _legend(EXPRESSIONS[4])
+    assert "the square at each distance in each direction of each" in legend
+    assert "built-in offset" not in legend
+    assert "built-in range" not in legend
+
+
+def test_a_definition_called_in_a_loop_with_the_same_arguments_is_kept() -> None:
+    """Its value is kept while the arguments stay the same (and charged again: see the
+    budgets above), instead of being computed anew in each turn of the loop."""
+    legend = _legend(EXPRESSIONS[13])
+    assert "definition mine" in legend and "not computed yet" in legend
