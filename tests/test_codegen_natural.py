@@ -78,6 +78,17 @@ EXPRESSIONS = [
     "[mine(col) for col in [red, red, blue, red]]",
     "[len(mine(c)) for c in [red, 3, red]]",
     "[near(c) for c in [blue, blue, red, red]]",
+    # parts the same in every turn of a loop, kept: only where and once they are computed
+    "[top(c).colour == top('a1').colour for c in cells(board)]",
+    "[c for c in cells(board) for d in orthogonal "
+    "if not empty(c) and top(c).colour == red and offset(c, d) != null]",
+    "[len(reds) + k for k in range(3)]",
+    "[1 // 0 for k in []]",
+    "[k for k in range(3) if k > 5 and 1 // 0 == 1]",
+    "[k for k in [1, 2] if k > 1 or 'a' < 1]",
+    "[k for k in [2, 1] if k > 1 or 'a' < 1]",
+    "[col == red and len(mine(col)) > 0 for col in [red, blue] for k in range(2)]",
+    "[[p for p in pieces('a1') if p != k] for k in range(3)]",
 ]
 
 
@@ -102,3 +113,9 @@ def test_a_definition_called_in_a_loop_with_the_same_arguments_is_kept() -> None
     budgets above), instead of being computed anew in each turn of the loop."""
     legend = _legend(EXPRESSIONS[13])
     assert "definition mine" in legend and "not computed yet" in legend
+
+
+def test_a_part_the_same_in_every_turn_of_a_loop_is_kept() -> None:
+    legend = _legend("[c for c in cells(board) for d in orthogonal "
+                     "if not empty(c) and top(c).colour == red and offset(c, d) != null]")
+    assert "not computed yet" in legend

@@ -100,6 +100,13 @@ _BUILTINS: dict[str, Any] = {"type": type, "int": int, "float": float, "list": l
 
 _counter = itertools.count()
 
+_KEPT_KINDS = (ast.IfExp, ast.BinOp, ast.Compare, ast.BoolOp, ast.Call, ast.Attribute,
+               ast.Subscript, ast.UnaryOp)
+"""Parts that, the same in every turn of a loop, are computed once (see kept_value)."""
+
+_INITS = "#kept-at-depth-"
+"""The marker line where a loop's turn starts (see _Writer.set_kept_afresh)."""
+
 _UNSET = object()
 """What a kept definition's arguments are before its first call (see kept_call)."""
 
@@ -188,6 +195,16 @@ class _Writer:
         """Calls (by node) whose list a loop only reads: a table's list needs no copy."""
         self.only_read = False
         self.loop_depth = 0
+        self.loop_vars: dict[str, int] = {}
+        """The generated names of loop variables (what changes from turn to turn), each
+        with the depth of its loop (from 1)."""
+        self.loop_inits: list[list[str]] = []
+        """For each loop being written, outermost first: what is kept for one turn of it
+        (set afresh at the start of each turn)."""
+        self.kept: dict[tuple[str, int], str] = {}
+        """The name keeping each invariant code, by code and depth."""
+        self.keeping = False
+        """Whether an invariant part is being written (its own parts are not kept)."""
         """How many loops deep the code being written runs."""
         self.texts: set[str] = set()
         """Codes known to be texts (a loop's variable over a list of text constants)."""
@@ -315,6 +332,82 @@ class _Writer:
         method = getattr(self, "g_" + type(node).__name__, None)
         if method is None:
             raise Unwritable(type(node).__name__)
+        if self.loop_depth and not self.keeping and isinstance(node, _KEPT_KINDS) and (
+                not self.scope.track_pieces):
+            level = self.invariant(node)
+            if level is not None and level < self.loop_depth:
+                saved, self.lines = self.lines, []
+                self.indent += 1
+                self.keeping = True
+                try:
+                    code = self.written(node, method)
+                    lines = self.lines
+                finally:
+                    self.keeping = False
+                    self.indent -= 1
+                    self.lines = saved
+                if lines or (not self.is_atom(code) and "(" in code):
+                    return self.kept_value(code, level, lines)
+                return code
+        return self.written(node, method)
+
+    def invariant(self, node: ast.expr) -> int | None:
+        """How many of the loops around `node` it depends on (the innermost whose
+        variable it uses, also through the arguments of a definition written out in
+        place; 0 for none): in every turn of the loops inside that one it gives the same
+        value. None when it may draw at random."""
+        level = 0
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+                name = sub.func.id
+                if name in self.scope.definitions:
+                    if self.draws(name, frozenset()):
+                        return None
+                elif name not in self.scope.functions or self.scope.functions[name].random:
+                    return None
+            elif isinstance(sub, ast.Name):
+                entry = self.names.get(sub.id)
+                if isinstance(entry, str):
+                    level = max(level, self.loop_vars.get(entry, 0))
+                elif isinstance(entry, Deferred):
+                    saved = self.names
+                    self.names = entry.names
+                    try:
+                        inner = self.invariant(entry.node)
+                    finally:
+                        self.names = saved
+                    if inner is None:
+                        return None
+                    level = max(level, inner)
+        return level
+
+    def kept_value(self, code: str, level: int, lines: list[str]) -> str:
+        """`code`, the same in every turn of the loops inside the `level`-th around it,
+        computed at its first use in a turn of that loop (of the function, for 0) and
+        kept for the others, when computing it charged no steps and put no definition
+        into the cache (then computing it again would charge nothing either: the state
+        does not change while an expression is computed). The same code at the same
+        level shares what is kept."""
+        unset = self.obj(_UNSET, "not computed yet")
+        kept = self.kept.get((code, level))
+        if kept is None:
+            kept = self.kept[(code, level)] = self.tmp("c")
+            if level == 0:
+                self.uses(kept, unset)
+            else:
+                self.loop_inits[level - 1].append(kept)
+        before, r = self.tmp("c"), self.tmp()
+        self.emit(f"if {kept} is {unset}:")
+        self.emit(f"    {before} = env.steps, len(env.cache)")
+        self.lines += lines
+        self.emit(f"    {r} = {code}")
+        self.emit(f"    if {before} == (env.steps, len(env.cache)): {kept} = {r}")
+        self.emit("else:")
+        self.emit(f"    {r} = {kept}")
+        self.same_kind(r, code)
+        return r
+
+    def written(self, node: ast.expr, method: Callable[[ast.expr], str]) -> str:
         inline = self.inline_of.get(id(node))
         if inline is None or inline == self.inline:
             return method(node)
@@ -523,7 +616,7 @@ class _Writer:
         table = self.obj(self.scope.attributes[node.attr], f"the {node.attr} of each piece")
         p = self.atom(self.value(node.value))
         code = (f"({table}[{p}] if type({p}) is int and {p} >= 0 else "
-                f"{self.obj(none_or_give_up)}({p}))")
+                f"None if {p} is None else {self.obj(none_or_give_up)}({p}))")
         if self.scope.track_pieces:  # a log line: note the piece it describes
             r = self.tmp()
             self.emit(f"{r} = {code}")
@@ -606,17 +699,20 @@ class _Writer:
     def sites(self) -> str:
         return self.uses("sites", "env.state.sites")
 
-    def at_place(self, x: str, fast: str, impl: Any) -> str:
-        """`fast` when `x` is a place (known to be one, or checked here); anything else
-        by the built-in."""
+    def at_place(self, x: str, fast: str, impl: Any, of_null: str = "") -> str:
+        """`fast` when `x` is a place (known to be one, or checked here); `of_null` when
+        given and `x` is null (off the board); anything else by the built-in."""
         if x in self.places:
             return f"({fast})"
-        return f"({fast} if type({x}) is int and {x} >= 0 else {self.obj(impl)}(env, {x}))"
+        null = f"{of_null} if {x} is None else " if of_null else ""
+        return (f"({fast} if type({x}) is int and {x} >= 0 else "
+                f"{null}{self.obj(impl)}(env, {x}))")
 
     def f_top(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         s = self.tmp()
-        return self.at_place(x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl)
+        return self.at_place(x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl,
+                             "None")
 
     def f_height(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
@@ -999,6 +1095,7 @@ class _Writer:
                     var = self.tmp("v")
                     self.emit(f"for {var} in {source}:")
                     self.names[gen.target.id] = var
+                    self.loop_vars[var] = self.loop_depth + 1
                     if of_places:
                         self.places.add(var)
                     if constants and all(type(c) is str for c in constants):
@@ -1015,19 +1112,43 @@ class _Writer:
                               f"{len(targets)}, {', '.join(targets)!r})")
                     for t, v in zip(targets, vars_, strict=True):
                         self.names[t] = v
+                    self.loop_vars.update(dict.fromkeys([*vars_, item], self.loop_depth + 1))
                 depth += 1
                 self.loop_depth += 1
+                self.loop_inits.append([])
+                self.emit(f"{_INITS}{self.loop_depth}")  # (what is kept: set in `finally`)
                 for cond in gen.ifs:
                     self.emit(f"if not {self.value(cond)}:")
                     self.emit("    continue")
             innermost()
         finally:
+            for _ in range(depth):
+                self.set_kept_afresh()
             self.loop_depth -= depth
             for level in range(depth, 0, -1):
                 self.indent -= 1
                 if after_inner is not None and level > 1:
                     self.emit(after_inner)
             self.names = saved
+
+    def set_kept_afresh(self) -> None:
+        """At the start of each turn of the innermost loop being closed, what is kept for
+        one turn of it is forgotten (the marker line written at its start says where)."""
+        inits = self.loop_inits.pop()
+        marker = f"{_INITS}{len(self.loop_inits) + 1}"
+        for i in range(len(self.lines) - 1, -1, -1):
+            stripped = self.lines[i].lstrip()
+            if stripped == marker:
+                pad = self.lines[i][:len(self.lines[i]) - len(stripped)]
+                if inits:
+                    unset = self.obj(_UNSET, "not computed yet")
+                    self.lines[i] = f"{pad}{' = '.join(inits)} = {unset}"
+                else:
+                    del self.lines[i]
+                for key in [k for k in self.kept if k[1] == len(self.loop_inits) + 1]:
+                    del self.kept[key]
+                return
+        raise AssertionError(f"no {marker}")  # pragma: no cover
 
     def loop_source(self, source: str, per: int, items: str) -> str:
         """What a loop goes through, charged by its length times `per` (a list in place;
