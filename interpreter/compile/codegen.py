@@ -346,7 +346,10 @@ class _Writer:
                     self.keeping = False
                     self.indent -= 1
                     self.lines = saved
-                if lines or (not self.is_atom(code) and "(" in code):
+                if any("env.steps +=" in line for line in lines):
+                    # it charges steps: computing it again must charge them again
+                    self.lines += [line[4:] for line in lines]
+                elif lines or (not self.is_atom(code) and "(" in code):
                     return self.kept_value(code, level, lines)
                 return code
         return self.written(node, method)
