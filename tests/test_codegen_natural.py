@@ -34,7 +34,16 @@ setup:
         to: sq
 turn:
   - choose: go
-    options: [{id: go, notation: go}]
+    options:
+      - {id: go, notation: go}
+      - id: mark
+        for: {square: cells(board)}
+        where: "any(empty(square) and d != 'x' for d in orthogonal)"
+        notation: "{place_name(square)}"
+      - id: pair
+        for: {square: cells(board), other: "[c for c in cells(board) if c != square]"}
+        where: "row(other) == 1 and all(empty(square) and k < 9 for k in range(2))"
+        notation: "{place_name(square)}-{place_name(other)}"
 end: [{id: e, when: "turn >= 3"}]
 """
 
@@ -119,3 +128,15 @@ def test_a_part_the_same_in_every_turn_of_a_loop_is_kept() -> None:
     legend = _legend("[c for c in cells(board) for d in orthogonal "
                      "if not empty(c) and top(c).colour == red and offset(c, d) != null]")
     assert "not computed yet" in legend
+
+
+def test_a_part_using_an_options_variable_is_not_kept_from_one_option_to_the_next() -> None:
+    """An option's `for` is a loop the listing writes itself: a part of its condition
+    that uses the option's variable changes from one option to the next."""
+    for game in (_FAST, _CAREFUL):
+        state = game.new_state(2, 1)
+        notations = [o.notation for o in game.legal_options(state, 1)]
+        full = {"a1", "b2", "c3", "b1", "c1", "d4", "a4"}
+        empty = [f"{c}{r}" for r in range(1, 5) for c in "abcd" if f"{c}{r}" not in full]
+        assert notations == ["go", *empty, *[f"{s}-{o}" for s in empty
+                                            for o in ["a1", "b1", "c1", "d1"] if o != s]]

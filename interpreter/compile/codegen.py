@@ -107,6 +107,10 @@ _KEPT_KINDS = (ast.IfExp, ast.BinOp, ast.Compare, ast.BoolOp, ast.Call, ast.Attr
 _INITS = "#kept-at-depth-"
 """The marker line where a loop's turn starts (see _Writer.set_kept_afresh)."""
 
+OUTSIDE_LOOP = 1 << 30
+"""The depth given to a variable of a loop the writer's `loops` does not write (an
+option's `for`, the deal's place): no part that uses it is ever kept."""
+
 _UNSET = object()
 """What a kept definition's arguments are before its first call (see kept_call)."""
 
@@ -1687,6 +1691,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
             # (not measured here: what an option's `let` keeps is bound, and measured,
             # by its careful closure when the option is chosen)
             w.names[name] = var
+            w.loop_vars[var] = OUTSIDE_LOOP
         for c in conds_at.get(d, []):
             w.emit(f"if not {w.value(c)}:")
             w.emit("    continue" if d else f"    {fail}")
@@ -1716,6 +1721,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         w.emit(f"for {var} in {items}:")
         w.indent += 1
         w.names[parts.names[d]] = var
+        w.loop_vars[var] = OUTSIDE_LOOP
         if source in w.place_lists:
             w.places.add(var)
         loop_vars.append(var)
