@@ -5,6 +5,7 @@ A benchmark, not a test: run it by hand, before and after a change to generated 
     python benchmarks/natural.py                         # both races, default sizes
     python benchmarks/natural.py --races tic-tac-toe --repeats 7
     python benchmarks/natural.py --baseline /tmp/base    # and the same rulesets on another tree
+    python benchmarks/natural.py --clock cpu             # CPU time: steadier on a busy machine
 
 benchmarks/rulesets/ holds the project's own tic-tac-toe and Connect Four and the same
 games written other ways a newcomer would, as the README teaches (after a mark, the lines
@@ -30,6 +31,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -60,10 +62,11 @@ class Baseline:
     """A process playing engine batches on another tree (PYTHONPATH), one batch at a
     time, on request: its timings come back as they were measured there."""
 
-    def __init__(self, tree: Path) -> None:
+    def __init__(self, tree: Path, clock: str) -> None:
         env = dict(os.environ, PYTHONPATH=str(tree))
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--serve"], env=env,
+            [sys.executable, str(Path(__file__).resolve()), "--serve", "--clock", clock],
+            env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=str(tree))
         self.tree = tree
 
@@ -158,8 +161,13 @@ def main() -> None:
                         help="least time of a batch (more rounds are played); default 0.3")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another tree (a checkout) whose engine plays the same rulesets")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="what a batch's time is: wall-clock time (as peers.py) or the "
+                        "process's CPU time, steadier on a machine others are using")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.clock == "cpu":  # every batch (peers.py's too) reads this clock
+        time.perf_counter = time.process_time
     if args.serve:
         serve()
         return
@@ -173,7 +181,7 @@ def main() -> None:
         parser.error(f"--baseline {args.baseline}: no interpreter/ there")
 
     pyspiel, note = load_openspiel()
-    baseline = Baseline(args.baseline.resolve()) if args.baseline else None
+    baseline = Baseline(args.baseline.resolve(), args.clock) if args.baseline else None
     races = []
     for race in wanted:
         ours, theirs, peer, _ = race_competitors(race, args.games, baseline, pyspiel)
@@ -190,7 +198,7 @@ def main() -> None:
         if baseline:
             baseline.close()
     print(f"\nMedians of {args.repeats} interleaved repeats (each batch at least "
-          f"{args.min_seconds:g} s, {args.games} engine games a round)"
+          f"{args.min_seconds:g} s of {args.clock} time, {args.games} engine games a round)"
           + (f"; baseline: {args.baseline}" if baseline else ""))
     for race, ours, theirs, peer, race_note in races:
         report(race, ours, theirs, peer, race_note)
