@@ -214,6 +214,8 @@ class _Writer:
         """Codes known to be texts (a loop's variable over a list of text constants)."""
         self.ints: set[str] = set()
         """Codes known to be whole numbers (a loop's variable over whole-number constants)."""
+        self.int_items: dict[str, frozenset[int]] = {}
+        """For a loop's variable over whole-number constants: those numbers."""
         self.piece_lists: set[str] = set()
         """Codes known to be lists of pieces (what pieces() gave)."""
         self.scalars: set[str] = set()
@@ -933,7 +935,8 @@ class _Writer:
         checks = [f"type({x}) is int" if x not in self.places else "",
                   f"type({d}) is str" if d not in self.texts else "",
                   f"type({k}) is int" if k not in self.ints and not _is_int_literal(k) else "",
-                  f"{k} in {table}"]
+                  "" if self.int_items.get(k, {None}) <= tables.keys() or (
+                      _is_int_literal(k) and int(k.strip("()")) in tables) else f"{k} in {table}"]
         return _guarded(f"{table}[{k}][{d}][{x}]", checks,
                         f"{self.obj(impl)}(env, {x}, {d}, {k})")
 
@@ -1109,6 +1112,7 @@ class _Writer:
                         self.texts.add(var)
                     if constants and all(type(c) is int for c in constants):
                         self.ints.add(var)
+                        self.int_items[var] = frozenset(constants)
                     self.indent += 1
                 else:
                     item = self.tmp("v")
