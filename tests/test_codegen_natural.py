@@ -140,3 +140,12 @@ def test_a_part_using_an_options_variable_is_not_kept_from_one_option_to_the_nex
         empty = [f"{c}{r}" for r in range(1, 5) for c in "abcd" if f"{c}{r}" not in full]
         assert notations == ["go", *empty, *[f"{s}-{o}" for s in empty
                                             for o in ["a1", "b1", "c1", "d1"] if o != s]]
+
+
+def test_a_long_range_of_constants_is_not_written_out_in_the_source() -> None:
+    """A short one is a list in the source; a long one is made as the code runs (the
+    source of 50,000 numbers took seconds to compile)."""
+    text = "[k for k in range(50000) if k < 0]"
+    assert _outcome(_FAST, text) == _outcome(_CAREFUL, text)
+    sources = [code.source for code in _FAST.generated_code if code.what == text]
+    assert sources and len(sources[0]) < 5_000

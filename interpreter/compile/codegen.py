@@ -114,6 +114,9 @@ option's `for`, the deal's place): no part that uses it is ever kept."""
 _UNSET = object()
 """What a kept definition's arguments are before its first call (see kept_call)."""
 
+_WRITTEN_OUT = 64
+"""The longest range() of constants written out as a list in the generated source."""
+
 _LARGEST_TABLE = 100_000
 """The most entries the offsets at every distance may take (distances × directions ×
 squares): larger boards look distances up by the built-in."""
@@ -952,7 +955,9 @@ class _Writer:
             if b - a > self.scope.limits.list_length:
                 return f"{self.obj(impl)}({', '.join(['env', *codes])})"
             self.charge(str(max(0, b - a)))
-            written = repr(list(range(a, b)))
+            # a short one written out (a loop over it knows its length and numbers)
+            written = repr(list(range(a, b))) if b - a <= _WRITTEN_OUT else (
+                f"list(range({a}, {b}))")
             self.lists.add(written)
             self.flat.add(written)
             return written
