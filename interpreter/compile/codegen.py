@@ -100,6 +100,27 @@ _BUILTINS: dict[str, Any] = {"type": type, "int": int, "float": float, "list": l
 
 _counter = itertools.count()
 
+_KEPT_KINDS = (ast.IfExp, ast.BinOp, ast.Compare, ast.BoolOp, ast.Call, ast.Attribute,
+               ast.Subscript, ast.UnaryOp)
+"""Parts that, the same in every turn of a loop, are computed once (see kept_value)."""
+
+_INITS = "#kept-at-depth-"
+"""The marker line where a loop's turn starts (see _Writer.set_kept_afresh)."""
+
+OUTSIDE_LOOP = 1 << 30
+"""The depth given to a variable of a loop the writer's `loops` does not write (an
+option's `for`, the deal's place): no part that uses it is ever kept."""
+
+_UNSET = object()
+"""What a kept definition's arguments are before its first call (see kept_call)."""
+
+_WRITTEN_OUT = 64
+"""The longest range() of constants written out as a list in the generated source."""
+
+_LARGEST_TABLE = 100_000
+"""The most entries the offsets at every distance may take (distances × directions ×
+squares): larger boards look distances up by the built-in."""
+
 
 @dataclass
 class Deferred:
@@ -146,6 +167,9 @@ class CodeHooks:
     """Whether a definition is small enough to be written out in place (the closures
     ask the same: see expressions.written_in_place)."""
     sink: list[GeneratedCode] = field(default_factory=list)
+    distances: dict[str, Any] = field(default_factory=dict)
+    """The offsets at every distance that stays on the boards, once made (see
+    _Writer.distance_tables)."""
     uses: dict[str, dict[str, tuple[int, bool]]] = field(default_factory=dict)
     plain: dict[str, bool] = field(default_factory=dict)
     """For each definition: whether its value is never a list."""
@@ -177,6 +201,24 @@ class _Writer:
         self.loop_sources: set[int] = set()
         """Calls (by node) whose list a loop only reads: a table's list needs no copy."""
         self.only_read = False
+        self.loop_depth = 0
+        self.loop_vars: dict[str, int] = {}
+        """The generated names of loop variables (what changes from turn to turn), each
+        with the depth of its loop (from 1)."""
+        self.loop_inits: list[list[str]] = []
+        """For each loop being written, outermost first: what is kept for one turn of it
+        (set afresh at the start of each turn)."""
+        self.kept: dict[tuple[str, int], str] = {}
+        """The name keeping each invariant code, by code and depth."""
+        self.keeping = False
+        """Whether an invariant part is being written (its own parts are not kept)."""
+        """How many loops deep the code being written runs."""
+        self.texts: set[str] = set()
+        """Codes known to be texts (a loop's variable over a list of text constants)."""
+        self.ints: set[str] = set()
+        """Codes known to be whole numbers (a loop's variable over whole-number constants)."""
+        self.int_items: dict[str, frozenset[int]] = {}
+        """For a loop's variable over whole-number constants: those numbers."""
         self.piece_lists: set[str] = set()
         """Codes known to be lists of pieces (what pieces() gave)."""
         self.scalars: set[str] = set()
@@ -246,12 +288,15 @@ class _Writer:
             return code
         t = self.tmp()
         self.emit(f"{t} = {code}")
-        if code in self.lists:
-            self.lists.add(t)
-        for known in (self.scalars, self.places, self.place_lists, self.flat):
+        self.same_kind(t, code)
+        return t
+
+    def same_kind(self, t: str, code: str) -> None:
+        """`t` holds what `code` gives: what is known of one is known of the other."""
+        for known in (self.lists, self.scalars, self.places, self.place_lists, self.flat,
+                      self.texts, self.ints, self.piece_lists):
             if code in known:
                 known.add(t)
-        return t
 
     def is_flat(self, code: str) -> bool:
         return code in self.flat or code in self.place_lists or code in self.piece_lists
@@ -278,6 +323,7 @@ class _Writer:
             if later_lines and not self.is_atom(codes[i]):
                 t = self.tmp()
                 self.lines.insert(out[i][1], "    " * self.indent + f"{t} = {codes[i]}")
+                self.same_kind(t, codes[i])
                 codes[i] = t
         return codes
 
@@ -295,6 +341,85 @@ class _Writer:
         method = getattr(self, "g_" + type(node).__name__, None)
         if method is None:
             raise Unwritable(type(node).__name__)
+        if self.loop_depth and not self.keeping and isinstance(node, _KEPT_KINDS) and (
+                not self.scope.track_pieces):
+            level = self.invariant(node)
+            if level is not None and level < self.loop_depth:
+                saved, self.lines = self.lines, []
+                self.indent += 1
+                self.keeping = True
+                try:
+                    code = self.written(node, method)
+                    lines = self.lines
+                finally:
+                    self.keeping = False
+                    self.indent -= 1
+                    self.lines = saved
+                if any("env.steps +=" in line for line in lines):
+                    # it charges steps: computing it again must charge them again
+                    self.lines += [line[4:] for line in lines]
+                elif lines or (not self.is_atom(code) and "(" in code):
+                    return self.kept_value(code, level, lines)
+                return code
+        return self.written(node, method)
+
+    def invariant(self, node: ast.expr) -> int | None:
+        """How many of the loops around `node` it depends on (the innermost whose
+        variable it uses, also through the arguments of a definition written out in
+        place; 0 for none): in every turn of the loops inside that one it gives the same
+        value. None when it may draw at random."""
+        level = 0
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+                name = sub.func.id
+                if name in self.scope.definitions:
+                    if self.draws(name, frozenset()):
+                        return None
+                elif name not in self.scope.functions or self.scope.functions[name].random:
+                    return None
+            elif isinstance(sub, ast.Name):
+                entry = self.names.get(sub.id)
+                if isinstance(entry, str):
+                    level = max(level, self.loop_vars.get(entry, 0))
+                elif isinstance(entry, Deferred):
+                    saved = self.names
+                    self.names = entry.names
+                    try:
+                        inner = self.invariant(entry.node)
+                    finally:
+                        self.names = saved
+                    if inner is None:
+                        return None
+                    level = max(level, inner)
+        return level
+
+    def kept_value(self, code: str, level: int, lines: list[str]) -> str:
+        """`code`, the same in every turn of the loops inside the `level`-th around it,
+        computed at its first use in a turn of that loop (of the function, for 0) and
+        kept for the others, when computing it charged no steps and put no definition
+        into the cache (then computing it again would charge nothing either: the state
+        does not change while an expression is computed). The same code at the same
+        level shares what is kept."""
+        unset = self.obj(_UNSET, "not computed yet")
+        kept = self.kept.get((code, level))
+        if kept is None:
+            kept = self.kept[(code, level)] = self.tmp("c")
+            if level == 0:
+                self.uses(kept, unset)
+            else:
+                self.loop_inits[level - 1].append(kept)
+        before, r = self.tmp("c"), self.tmp()
+        self.emit(f"if {kept} is {unset}:")
+        self.emit(f"    {before} = env.steps, len(env.cache)")
+        self.lines += lines
+        self.emit(f"    {r} = {code}")
+        self.emit(f"    if {before} == (env.steps, len(env.cache)): {kept} = {r}")
+        self.emit("else:")
+        self.emit(f"    {r} = {kept}")
+        self.same_kind(r, code)
+        return r
+
+    def written(self, node: ast.expr, method: Callable[[ast.expr], str]) -> str:
         inline = self.inline_of.get(id(node))
         if inline is None or inline == self.inline:
             return method(node)
@@ -503,7 +628,7 @@ class _Writer:
         table = self.obj(self.scope.attributes[node.attr], f"the {node.attr} of each piece")
         p = self.atom(self.value(node.value))
         code = (f"({table}[{p}] if type({p}) is int and {p} >= 0 else "
-                f"{self.obj(none_or_give_up)}({p}))")
+                f"None if {p} is None else {self.obj(none_or_give_up)}({p}))")
         if self.scope.track_pieces:  # a log line: note the piece it describes
             r = self.tmp()
             self.emit(f"{r} = {code}")
@@ -586,17 +711,20 @@ class _Writer:
     def sites(self) -> str:
         return self.uses("sites", "env.state.sites")
 
-    def at_place(self, x: str, fast: str, impl: Any) -> str:
-        """`fast` when `x` is a place (known to be one, or checked here); anything else
-        by the built-in."""
+    def at_place(self, x: str, fast: str, impl: Any, of_null: str = "") -> str:
+        """`fast` when `x` is a place (known to be one, or checked here); `of_null` when
+        given and `x` is null (off the board); anything else by the built-in."""
         if x in self.places:
             return f"({fast})"
-        return f"({fast} if type({x}) is int and {x} >= 0 else {self.obj(impl)}(env, {x}))"
+        null = f"{of_null} if {x} is None else " if of_null else ""
+        return (f"({fast} if type({x}) is int and {x} >= 0 else "
+                f"{null}{self.obj(impl)}(env, {x}))")
 
     def f_top(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         s = self.tmp()
-        return self.at_place(x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl)
+        return self.at_place(x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl,
+                             "None")
 
     def f_height(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
@@ -747,7 +875,7 @@ class _Writer:
         distance = 1
         if len(args) == 3:
             if not (isinstance(args[2], ast.Constant) and type(args[2].value) is int):
-                return None
+                return self.offset_at_any_distance(codes, impl)
             distance = args[2].value
         tables = self.hooks.offsets(distance)
         if tables is None:
@@ -767,8 +895,82 @@ class _Writer:
         d = self.atom(codes[1])
         rest = ", ".join([d, *codes[2:]])
         label = f"the square {distance} step(s) in each direction of each"
-        return (f"({self.obj(tables, label)}[{d}][{x}] if type({x}) is int and type({d}) is str "
-                f"else {self.obj(impl)}(env, {x}, {rest}))")
+        checks = [f"type({x}) is int" if x not in self.places else "",
+                  f"type({d}) is str" if d not in self.texts else ""]
+        return _guarded(f"{self.obj(tables, label)}[{d}][{x}]", checks,
+                        f"{self.obj(impl)}(env, {x}, {rest})")
+
+    def distance_tables(self) -> dict[int, dict[str, dict[int, int | None]]] | None:
+        """Distance → direction → board square → the square that far that way, for every
+        distance at which some square still has one (at any other distance every square's
+        is off the board: the careful path says null); None while the boards are not laid
+        out, or when they are too large to tabulate."""
+        cache = self.hooks.distances
+        if "tables" in cache:
+            return cache["tables"]
+        one = self.hooks.offsets(1)
+        if one is None:
+            return None
+        squares = len({s for table in one.values() for s in table})
+        found: dict[int, dict[str, dict[int, int | None]]] | None = {0: self.hooks.offsets(0)}
+        for sign in (1, -1):
+            k = sign
+            while found is not None:
+                tables = self.hooks.offsets(k)
+                if tables is None or all(t is None for d in tables.values() for t in d.values()):
+                    break
+                found[k] = tables
+                if len(found) * len(one) * squares > _LARGEST_TABLE:
+                    found = None
+                k += sign
+        cache["tables"] = found
+        return found
+
+    def offset_at_any_distance(self, codes: list[str], impl: Any) -> str | None:
+        """offset(place, d, k) with k computed as the game goes (a loop's `k`, `start +
+        k`): three lookups; a distance off every board or anything unusual by the
+        built-in."""
+        tables = self.distance_tables()
+        if tables is None:
+            return None
+        x, d, k = (self.atom(c) for c in codes)
+        table = self.obj(tables, "the square at each distance in each direction of each")
+        checks = [f"type({x}) is int" if x not in self.places else "",
+                  f"type({d}) is str" if d not in self.texts else "",
+                  f"type({k}) is int" if k not in self.ints and not _is_int_literal(k) else "",
+                  "" if self.int_items.get(k, {None}) <= tables.keys() or (
+                      _is_int_literal(k) and int(k.strip("()")) in tables) else f"{k} in {table}"]
+        return _guarded(f"{table}[{k}][{d}][{x}]", checks,
+                        f"{self.obj(impl)}(env, {x}, {d}, {k})")
+
+    def f_range(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        """range(a) or range(a, b) of whole numbers, charged by its length as the
+        built-in charges it; anything else (and a range too long) by the built-in."""
+        lo, hi = ("0", self.atom(codes[0])) if len(codes) == 1 else (
+            self.atom(codes[0]), self.atom(codes[1]))
+        r = self.tmp()
+        whole = " and ".join(f"type({v}) is int" for v in (lo, hi) if not _is_int_literal(v))
+        if _is_int_literal(lo) and _is_int_literal(hi):
+            a, b = int(lo.strip("()")), int(hi.strip("()"))
+            if b - a > self.scope.limits.list_length:
+                return f"{self.obj(impl)}({', '.join(['env', *codes])})"
+            self.charge(str(max(0, b - a)))
+            # a short one written out (a loop over it knows its length and numbers)
+            written = repr(list(range(a, b))) if b - a <= _WRITTEN_OUT else (
+                f"list(range({a}, {b}))")
+            self.lists.add(written)
+            self.flat.add(written)
+            return written
+        else:
+            self.emit(f"if {whole} and {hi} - {lo} <= {self.scope.limits.list_length}:")
+            self.emit(f"    {r} = list(range({lo}, {hi}))")
+            self.charge(f"len({r})", "    ")
+            self.emit("else:")
+            self.emit(f"    {r} = {self.obj(impl)}({', '.join(['env', *codes])})")
+        self.lists.add(r)
+        self.flat.add(r)
+        self.scalars.discard(r)
+        return r
 
     def offset_by(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
         """offset(place, dx, dy) with dx and dy written out: a table's lookup."""
@@ -824,6 +1026,8 @@ class _Writer:
             codes = self.values(args)
             function = self.obj(self.hooks.function(name), f"definition {name}")
             self.caches = True
+            if codes and self.loop_depth and not self.draws(name, frozenset()):
+                return self.kept_call(function, [self.atom(c) for c in codes])
             return f"{function}({', '.join(['env', *codes])})"
         names = {p: Deferred(a, self.scope, self.names)
                  for p, a in zip(params, args, strict=True)}
@@ -833,6 +1037,46 @@ class _Writer:
             return self.value(ex.parse(text))
         finally:
             self.scope, self.names = saved
+
+    def draws(self, name: str, seen: frozenset[str]) -> bool:
+        """Whether a definition may draw at random (itself, or a definition it uses)."""
+        found = self.hooks.definition(name)
+        if found is None or name in seen:
+            return found is None
+        functions, definitions = self.scope.functions, self.scope.definitions
+        for node in ast.walk(ex.parse(found[1])):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called = node.func.id
+                if called in definitions:
+                    if self.draws(called, seen | {name}):
+                        return True
+                elif called not in functions or functions[called].random:
+                    return True
+        return False
+
+    def kept_call(self, function: str, codes: list[str]) -> str:
+        """A definition called inside a loop: its value and the steps it charged are kept,
+        and while it is called with the same arguments (the very same values) it is not
+        computed again but charged again, the same steps at once. The state does not
+        change while an expression is computed, so neither does the value; the steps are
+        kept only from a call that put no definition into the cache (a later call would
+        charge less), and are charged at once only when the budget allows all of them (or
+        the call runs, to stop at the very step the closures stop at)."""
+        unset = self.obj(_UNSET, "not computed yet")
+        keys = [self.uses(self.tmp("c"), unset) for _ in codes]
+        kept, spent = self.uses(self.tmp("c"), "None"), self.uses(self.tmp("c"), "0")
+        before, cached, r = self.tmp("c"), self.tmp("c"), self.tmp()
+        same = " and ".join(f"{k} is {c}" for k, c in zip(keys, codes, strict=True))
+        self.emit(f"if {same} and env.steps + {spent} <= env.step_limit:")
+        self.emit(f"    env.steps += {spent}")
+        self.emit(f"    {r} = {kept}")
+        self.emit("else:")
+        self.emit(f"    {before}, {cached} = env.steps, len(env.cache)")
+        self.emit(f"    {r} = {function}({', '.join(['env', *codes])})")
+        self.emit(f"    if len(env.cache) == {cached}:")
+        self.emit(f"        {', '.join([*keys, kept, spent])} = "
+                  f"{', '.join([*codes, r, f'env.steps - {before}'])}")
+        return r
 
     # -- loops ----------------------------------------------------------------------------
     def loops(self, node: ast.GeneratorExp | ast.ListComp, innermost: Callable[[], None],
@@ -857,13 +1101,23 @@ class _Writer:
                        else ex.weigh(node.elt, scope))
                 per = ex.LOOP_STEPS + sum(ex.weigh(c, inner) for c in gen.ifs) + nxt
                 weighing = inner
-                source = self.loop_source(source, per, items)
+                constants = _constant_items(source)
+                if constants is not None:  # written out: its length is known here
+                    self.charge(str(len(constants) * per))
+                else:
+                    source = self.loop_source(source, per, items)
                 if isinstance(gen.target, ast.Name):
                     var = self.tmp("v")
                     self.emit(f"for {var} in {source}:")
                     self.names[gen.target.id] = var
+                    self.loop_vars[var] = self.loop_depth + 1
                     if of_places:
                         self.places.add(var)
+                    if constants and all(type(c) is str for c in constants):
+                        self.texts.add(var)
+                    if constants and all(type(c) is int for c in constants):
+                        self.ints.add(var)
+                        self.int_items[var] = frozenset(constants)
                     self.indent += 1
                 else:
                     item = self.tmp("v")
@@ -874,17 +1128,43 @@ class _Writer:
                               f"{len(targets)}, {', '.join(targets)!r})")
                     for t, v in zip(targets, vars_, strict=True):
                         self.names[t] = v
+                    self.loop_vars.update(dict.fromkeys([*vars_, item], self.loop_depth + 1))
                 depth += 1
+                self.loop_depth += 1
+                self.loop_inits.append([])
+                self.emit(f"{_INITS}{self.loop_depth}")  # (what is kept: set in `finally`)
                 for cond in gen.ifs:
                     self.emit(f"if not {self.value(cond)}:")
                     self.emit("    continue")
             innermost()
         finally:
+            for _ in range(depth):
+                self.set_kept_afresh()
+            self.loop_depth -= depth
             for level in range(depth, 0, -1):
                 self.indent -= 1
                 if after_inner is not None and level > 1:
                     self.emit(after_inner)
             self.names = saved
+
+    def set_kept_afresh(self) -> None:
+        """At the start of each turn of the innermost loop being closed, what is kept for
+        one turn of it is forgotten (the marker line written at its start says where)."""
+        inits = self.loop_inits.pop()
+        marker = f"{_INITS}{len(self.loop_inits) + 1}"
+        for i in range(len(self.lines) - 1, -1, -1):
+            stripped = self.lines[i].lstrip()
+            if stripped == marker:
+                pad = self.lines[i][:len(self.lines[i]) - len(stripped)]
+                if inits:
+                    unset = self.obj(_UNSET, "not computed yet")
+                    self.lines[i] = f"{pad}{' = '.join(inits)} = {unset}"
+                else:
+                    del self.lines[i]
+                for key in [k for k in self.kept if k[1] == len(self.loop_inits) + 1]:
+                    del self.kept[key]
+                return
+        raise AssertionError(f"no {marker}")  # pragma: no cover
 
     def loop_source(self, source: str, per: int, items: str) -> str:
         """What a loop goes through, charged by its length times `per` (a list in place;
@@ -982,6 +1262,24 @@ def _is_list_display(code: str) -> bool:
         return isinstance(ast.parse(code, mode="eval").body, ast.List)
     except SyntaxError:
         return False
+
+
+def _guarded(fast: str, checks: list[str], slow: str) -> str:
+    """`fast` where every check holds (the empty ones are known), else `slow`."""
+    tests = " and ".join(c for c in checks if c)
+    return f"({fast} if {tests} else {slow})" if tests else fast
+
+
+def _constant_items(code: str) -> list[Any] | None:
+    """The items of a list written out of constants (`['n', 'e']`, `[0, 1, 2]`), else
+    None."""
+    if not (code.startswith("[") and code.endswith("]")):
+        return None
+    try:
+        items = ast.literal_eval(code)
+    except (ValueError, SyntaxError):
+        return None
+    return items if type(items) is list else None
 
 
 def _is_int_literal(code: str) -> bool:
@@ -1402,6 +1700,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
             # (not measured here: what an option's `let` keeps is bound, and measured,
             # by its careful closure when the option is chosen)
             w.names[name] = var
+            w.loop_vars[var] = OUTSIDE_LOOP
         for c in conds_at.get(d, []):
             w.emit(f"if not {w.value(c)}:")
             w.emit("    continue" if d else f"    {fail}")
@@ -1431,6 +1730,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         w.emit(f"for {var} in {items}:")
         w.indent += 1
         w.names[parts.names[d]] = var
+        w.loop_vars[var] = OUTSIDE_LOOP
         if source in w.place_lists:
             w.places.add(var)
         loop_vars.append(var)

@@ -23,6 +23,7 @@ from interpreter.compile import expressions as ex
 from interpreter.compile.codegen import (
     _BUILTINS,
     FAST_FAILURES,
+    OUTSIDE_LOOP,
     GeneratedCode,
     _Writer,
     compile_source,
@@ -84,6 +85,7 @@ def generate_deal(where: ast.expr | None, scope: ex.Scope | None,
     if where is not None and scope is not None and scope.code is not None:
         w = _Writer(scope, scope.code)
         w.names = {"value": "a0", "place": "a1", "assigned": "a2"}
+        w.loop_vars = dict.fromkeys(("a0", "a1", "a2"), OUTSIDE_LOOP)  # (change each step)
         w.lists.add("a2")  # what has been dealt where: a list, one item per place
         w.places.add("a1")  # (arrange checks every place before the deal)
         w.indent = 4

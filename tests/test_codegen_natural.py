@@ -1,0 +1,152 @@
+"""Generated code for the operations a newcomer writes (offsets at a distance a loop
+computes, `range`, a definition with parameters called inside a loop) is lean, and still
+agrees with the checked closures value for value, error for error and step for step,
+also when a step budget runs out part-way.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.assemble.game import compile_game
+from interpreter.errors import TabletopError
+from interpreter.play.game import Game
+from interpreter.run.machine import Env
+
+_LINES = """\
+tabletop: 1
+game: {name: lines, title: Lines, designer: Test, seats: {min: 2, max: 2}, summary: s}
+pieces:
+  attributes:
+    colour: {values: [red, blue]}
+  sets: [{id: a, count: 4, each: {colour: [red, blue]}, start: pile}]
+zones:
+  - {id: board, kind: grid, rows: 4, cols: 4}
+  - {id: pile, kind: pile}
+define:
+  reds: "[c for c in cells(board) if not empty(c) and top(c).colour == red]"
+  mine(col): "[c for c in cells(board) if not empty(c) and top(c).colour == col]"
+  near(col): "[c for c in reds if col == red] + mine(col)"
+setup:
+  - for_each: sq
+    in: "['a1', 'b2', 'c3', 'b1', 'c1', 'd4', 'a4']"
+    do:
+      - move: first(pieces(pile))
+        to: sq
+turn:
+  - choose: go
+    options:
+      - {id: go, notation: go}
+      - id: mark
+        for: {square: cells(board)}
+        where: "any(empty(square) and d != 'x' for d in orthogonal)"
+        notation: "{place_name(square)}"
+      - id: pair
+        for: {square: cells(board), other: "[c for c in cells(board) if c != square]"}
+        where: "row(other) == 1 and all(empty(square) and k < 9 for k in range(2))"
+        notation: "{place_name(square)}-{place_name(other)}"
+end: [{id: e, when: "turn >= 3"}]
+"""
+
+
+def _lines(fast: bool) -> Game:
+    from interpreter.load.loader import load_ruleset_text
+    return compile_game(load_ruleset_text(_LINES, "lines.yaml"), generate=fast)
+
+
+_FAST, _CAREFUL = _lines(True), _lines(False)
+
+
+def _outcome(game: Game, text: str, limit: int = 1_000_000) -> tuple[str, str, int]:
+    env = Env(game, game.new_state(2, 1))
+    env.step_limit = limit
+    try:
+        return ("value", repr(game.compile_expression(text)(env)), env.steps)
+    except TabletopError as exc:
+        return ("error", str(exc), env.steps)
+
+
+def _legend(text: str) -> str:
+    """What the names of the generated code for `text` stand for."""
+    _outcome(_FAST, text)
+    return " ".join(v for code in _FAST.generated_code if code.what == text
+                    for v in code.legend.values())
+
+
+EXPRESSIONS = [
+    "[offset(c, d, k) for c in cells(board) for d in directions for k in range(-4, 5)]",
+    "[offset('b2', d, k) for d in ['n', 'se', 'up'] for k in [1, 3]]",
+    "[offset('b2', 'n', k) for k in [1, 2.5]]",
+    "[offset(p, 'e', k) for p in [null, 'c3', 'a1'] for k in [1, -1]]",
+    "[offset(c, d, start + k) for c in cells(board) for d in orthogonal "
+    "for start in [-2, -1, 0] for k in range(3)]",
+    "range(3)", "range(-2)", "range(2, 6)", "[k * k for k in range(1, 4)]",
+    "len(range(100000))", "range(2.5)", "range('a')", "[range(k) for k in range(4)]",
+    "any(len([k for k in range(4) if offset(c, d, k) in mine(red)]) == 3 "
+    "for c in mine(red) for d in orthogonal)",
+    "[len(near(col)) for col in [red, blue, red, blue]]",
+    "[mine(col) for col in [red, red, blue, red]]",
+    "[len(mine(c)) for c in [red, 3, red]]",
+    "[near(c) for c in [blue, blue, red, red]]",
+    # parts the same in every turn of a loop, kept: only where and once they are computed
+    "[top(c).colour == top('a1').colour for c in cells(board)]",
+    "[c for c in cells(board) for d in orthogonal "
+    "if not empty(c) and top(c).colour == red and offset(c, d) != null]",
+    "[len(reds) + k for k in range(3)]",
+    "[1 // 0 for k in []]",
+    "[k for k in range(3) if k > 5 and 1 // 0 == 1]",
+    "[k for k in [1, 2] if k > 1 or 'a' < 1]",
+    "[k for k in [2, 1] if k > 1 or 'a' < 1]",
+    "[col == red and len(mine(col)) > 0 for col in [red, blue] for k in range(2)]",
+    "[[p for p in pieces('a1') if p != k] for k in range(3)]",
+]
+
+
+@pytest.mark.parametrize("text", EXPRESSIONS)
+def test_natural_expressions_agree_with_the_closures(text: str) -> None:
+    fast = _outcome(_FAST, text)
+    assert fast == _outcome(_CAREFUL, text)
+    if fast[0] == "value":  # and wherever a budget stops them
+        for limit in range(0, fast[2] + 3, max(1, fast[2] // 60)):
+            assert _outcome(_FAST, text, limit) == _outcome(_CAREFUL, text, limit), limit
+
+
+def test_an_offset_at_a_distance_a_loop_computes_is_looked_up() -> None:
+    legend = _legend(EXPRESSIONS[4])
+    assert "the square at each distance in each direction of each" in legend
+    assert "built-in offset" not in legend
+    assert "built-in range" not in legend
+
+
+def test_a_definition_called_in_a_loop_with_the_same_arguments_is_kept() -> None:
+    """Its value is kept while the arguments stay the same (and charged again: see the
+    budgets above), instead of being computed anew in each turn of the loop."""
+    legend = _legend(EXPRESSIONS[13])
+    assert "definition mine" in legend and "not computed yet" in legend
+
+
+def test_a_part_the_same_in_every_turn_of_a_loop_is_kept() -> None:
+    legend = _legend("[c for c in cells(board) for d in orthogonal "
+                     "if not empty(c) and top(c).colour == red and offset(c, d) != null]")
+    assert "not computed yet" in legend
+
+
+def test_a_part_using_an_options_variable_is_not_kept_from_one_option_to_the_next() -> None:
+    """An option's `for` is a loop the listing writes itself: a part of its condition
+    that uses the option's variable changes from one option to the next."""
+    for game in (_FAST, _CAREFUL):
+        state = game.new_state(2, 1)
+        notations = [o.notation for o in game.legal_options(state, 1)]
+        full = {"a1", "b2", "c3", "b1", "c1", "d4", "a4"}
+        empty = [f"{c}{r}" for r in range(1, 5) for c in "abcd" if f"{c}{r}" not in full]
+        assert notations == ["go", *empty, *[f"{s}-{o}" for s in empty
+                                            for o in ["a1", "b1", "c1", "d1"] if o != s]]
+
+
+def test_a_long_range_of_constants_is_not_written_out_in_the_source() -> None:
+    """A short one is a list in the source; a long one is made as the code runs (the
+    source of 50,000 numbers took seconds to compile)."""
+    text = "[k for k in range(50000) if k < 0]"
+    assert _outcome(_FAST, text) == _outcome(_CAREFUL, text)
+    sources = [code.source for code in _FAST.generated_code if code.what == text]
+    assert sources and len(sources[0]) < 5_000
