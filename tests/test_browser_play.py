@@ -13,6 +13,7 @@ for a finger's drag on the phone. Screenshots go to the temporary folder
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
@@ -516,6 +517,9 @@ def test_moves_made_with_the_keyboard_alone(server: Running, browser: Any, name:
         assert ways[-1] == "board", ways
         wait_turn(page)
         total = page.locator("#options button.option").count()
+        # the opponent's reply may still be drawing the table when the turn comes
+        with contextlib.suppress(playwright_api.TimeoutError):
+            page.wait_for_function("() => (" + FOCUSED + ")() === 'board'", timeout=3000)
         assert page.evaluate(FOCUSED) == "board"
         label = page.evaluate("document.activeElement.getAttribute('aria-label')")
         assert re.fullmatch(r"Pick .+ on .+", label), label
