@@ -301,8 +301,8 @@ def test_a_per_piece_variable_read_in_place_agrees_with_the_closures() -> None:
         "a per-piece variable is read in place")
 
 
-def test_stack_and_above_read_in_place_agree_with_the_closures() -> None:
-    """stack() and above(), the open tables' most used built-ins, are read from the
+def test_stack_above_and_bottom_read_in_place_agree_with_the_closures() -> None:
+    """stack(), above() and bottom(), the open tables' most used built-ins, are read from the
     state in place: the same value, error and steps as the closures, for pieces and
     places and for what is neither."""
     path = Path(__file__).parent / "rulesets" / "tiles.yaml"
@@ -317,7 +317,9 @@ def test_stack_and_above_read_in_place_agree_with_the_closures() -> None:
                     ("stack(x)", True), ("[p for p in stack(x)]", start),
                     ("above(x)", laid), ("above(x)", 0), ("above(x)", -1),
                     ("above(x)", 10 ** 6), ("above(x)", None), ("above(x)", "a"),
-                    ("count(above(x)) + count(stack(x))", laid)]:
+                    ("count(above(x)) + count(stack(x))", laid), ("bottom(x)", start),
+                    ("bottom(x)", 0), ("bottom(x)", -1), ("bottom(x)", 10 ** 6),
+                    ("bottom(x)", "0,0"), ("bottom(x)", None), ("bottom(x)", [1])]:
         outcomes = []
         for game in (fast, careful):
             env = Env(game, state.copy())
@@ -329,9 +331,10 @@ def test_stack_and_above_read_in_place_agree_with_the_closures() -> None:
                 outcomes.append(("error", str(exc), env.steps))
         assert outcomes[0] == outcomes[1], (text, x)
     sources = [fast.compile_expression(text, temps=["x"]) and fast.generated_code[-1].source
-               for text in ("stack(x)", "above(x)")]
+               for text in ("stack(x)", "above(x)", "bottom(x)")]
     assert "= sites[" in sources[0], "stack() is read in place"
     assert ".index(" in sources[1], "above() is read in place"
+    assert "[0] if (" in sources[2], "bottom() is read in place"
 
 
 # -- definitions written out in place, or called -------------------------------------------

@@ -726,6 +726,12 @@ class _Writer:
         return self.at_place(x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl,
                              "None")
 
+    def f_bottom(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        x = self.atom(codes[0])
+        s = self.tmp()
+        return self.at_place(x, f"({s}[0] if ({s} := {self.sites()}[{x}]) else None)", impl,
+                             "None")
+
     def f_height(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         return self.at_place(x, f"len({self.sites()}[{x}])", impl)
