@@ -65,7 +65,8 @@ GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\
                             r"|text"  # a template's text
                             # the deal of arrange (compile.deal)
                             r"|deal|steps|deck|places|tries|per_place|step_limit|left|bound"
-                            r"|below|dealt|ok|s1|n1|i|j|z)")
+                            r"|below|dealt|ok|s1|n1|i|j|z"
+                            r"|np)")  # the number of pieces (above())
 ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "current", "players",
               "turn", "vars", "rng", "append", "cache", "fromkeys", "mentioned",
               "env", "triggers", "over", "frames", "fault", "join", "game",
@@ -78,7 +79,9 @@ ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "curre
               # seats knocked out and pieces shown to some seats (eliminate, show)
               "out", "next_seat_in", "shown",
               # an option's values that hold lists are measured (run.budget)
-              "isdisjoint"}
+              "isdisjoint",
+              # the pieces above a piece, read in place (above())
+              "piece_kind", "index"}
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -142,7 +145,8 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
                            "neighbours({}, orthogonal)", "first({})", "place_of({})",
                            "offset({}, 'n')", "empty({})", "str({})", "pieces({})",
                            "[{}]", "is_cap({})", "stack({})", "last({})",
-                           "one_of_each_kind({})", "one_of_each_kind(pieces({}))"])
+                           "one_of_each_kind({})", "one_of_each_kind(pieces({}))",
+                           "above({})"])
     two = st.sampled_from(["{} + {}", "{} - {}", "{} * {}", "{} // {}", "{} % {}",
                            "{} == {}", "{} != {}", "{} < {}", "{} >= {}", "{} in {}",
                            "{} not in {}", "{} and {}", "{} or {}", "without({}, {})",
@@ -295,6 +299,42 @@ def test_a_per_piece_variable_read_in_place_agrees_with_the_closures() -> None:
         assert outcomes[0] == outcomes[1], (text, x)
     assert "vp['facing']" in "".join(code.source for code in fast.generated_code), (
         "a per-piece variable is read in place")
+
+
+def test_stack_above_and_bottom_read_in_place_agree_with_the_closures() -> None:
+    """stack(), above() and bottom(), the open tables' most used built-ins, are read from the
+    state in place: the same value, error and steps as the closures, for pieces and
+    places and for what is neither."""
+    path = Path(__file__).parent / "rulesets" / "tiles.yaml"
+    fast, careful = _pair(str(path))
+    state = fast.new_state(2, 3)
+    for _ in range(4):
+        fast.apply_in_place(state, fast.deciding_seats(state)[0], 0)
+    start = fast.site_by_name["0,0"]
+    laid = state.sites[start][0]
+    for text, x in [("stack(x)", start), ("stack(x)", 0), ("stack(x)", -1),
+                    ("stack(x)", 10 ** 6), ("stack(x)", "0,0"), ("stack(x)", None),
+                    ("stack(x)", True), ("[p for p in stack(x)]", start),
+                    ("above(x)", laid), ("above(x)", 0), ("above(x)", -1),
+                    ("above(x)", 10 ** 6), ("above(x)", None), ("above(x)", "a"),
+                    ("count(above(x)) + count(stack(x))", laid), ("bottom(x)", start),
+                    ("bottom(x)", 0), ("bottom(x)", -1), ("bottom(x)", 10 ** 6),
+                    ("bottom(x)", "0,0"), ("bottom(x)", None), ("bottom(x)", [1])]:
+        outcomes = []
+        for game in (fast, careful):
+            env = Env(game, state.copy())
+            env.temps.update({"x": x})
+            try:
+                outcomes.append(("value", repr(game.compile_expression(text, temps=["x"])(env)),
+                                 env.steps))
+            except TabletopError as exc:
+                outcomes.append(("error", str(exc), env.steps))
+        assert outcomes[0] == outcomes[1], (text, x)
+    sources = [fast.compile_expression(text, temps=["x"]) and fast.generated_code[-1].source
+               for text in ("stack(x)", "above(x)", "bottom(x)")]
+    assert "= sites[" in sources[0], "stack() is read in place"
+    assert ".index(" in sources[1], "above() is read in place"
+    assert "[0] if (" in sources[2], "bottom() is read in place"
 
 
 # -- definitions written out in place, or called -------------------------------------------

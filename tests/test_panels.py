@@ -234,3 +234,40 @@ def test_a_local_name_spelt_like_an_attribute_value_is_refused(tmp_path: Path) -
   - choose: nothing"""))
     with pytest.raises(RulesetError, match="'card' is a value of the attribute 'kind'"):
         compile_game(load(path))
+
+
+def test_panels_are_read_from_tables_made_at_compile_time(tiles: Game,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """A piece's attributes never change, so what each piece shows each way it may face
+    is made once by compile: panel, panels and edge look it up (they do not turn the
+    layout on every call), and give what turning it gives, charging the same steps."""
+    from interpreter.compile.functions import f_edge, f_panel, f_panels
+    from interpreter.run.panels import PanelsInfo
+
+    st = tiles.new_state(2, seed=1)
+    panels = tiles.panels
+    assert panels is not None
+    turned: dict[tuple, Any] = {}
+    for piece in range(tiles.n_pieces):
+        for facing in panels.shown:
+            env = tiles.env(st)
+            turned[piece, facing] = (
+                panels.values(env, piece, facing),
+                [panels.edge(env, piece, side, facing) for side in "nesw"],
+                [panels.value(env, piece, region, facing) for region in panels.positions])
+
+    def no_turning(*args: Any) -> Any:
+        raise AssertionError("the layout is turned on a call")
+
+    monkeypatch.setattr(PanelsInfo, "facing_of", no_turning)
+    for (piece, facing), (values, edges, cells) in turned.items():
+        env = tiles.env(st)
+        assert f_panels(env, piece, facing) == values and env.steps == len(values)
+        assert [f_edge(env, piece, side, facing) for side in "nesw"] == edges
+        assert [f_panel(env, piece, region, facing) for region in panels.positions] == cells
+        assert env.steps == len(values) + sum(map(len, edges))
+    start = value(tiles, st, "bottom(place('0,0'))")
+    st.piece_vars["facing"][start] = 90  # as it lies: its own facing
+    assert f_panels(tiles.env(st), start) == turned[start, 90][0]
+    assert f_panels(tiles.env(st), start) is not f_panels(tiles.env(st), start)

@@ -460,7 +460,7 @@ def _ranked(game: Game, state: State) -> list[float]:
     n = state.players
     if n == 1:
         return [0.5]
-    keys = game.rank_keys_of(game.env(state))
+    keys = game.rank_keys_compared(game.env(state))
     out = []
     for s in range(1, n + 1):
         mine, ahead = keys[s], 0.0

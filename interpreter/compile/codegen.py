@@ -726,9 +726,49 @@ class _Writer:
         return self.at_place(x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl,
                              "None")
 
+    def f_bottom(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        x = self.atom(codes[0])
+        s = self.tmp()
+        return self.at_place(x, f"({s}[0] if ({s} := {self.sites()}[{x}]) else None)", impl,
+                             "None")
+
     def f_height(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         return self.at_place(x, f"len({self.sites()}[{x}])", impl)
+
+    def built_list(self, r: str) -> None:
+        """Emit what the built-ins do with a list they made (functions._built): stop
+        when it is longer than budgets.list_length, else charge its length."""
+        limit = self.scope.limits.list_length
+        self.emit(f"    if len({r}) > {limit}: "
+                  f"{self.obj(too_long)}('list_length', 'a list', len({r}), {limit})")
+        self.charge(f"len({r})", "    ")
+
+    def f_stack(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        """The pieces on a place, read in place (copied unless a loop only reads them);
+        anything else by the built-in."""
+        x, r = self.atom(codes[0]), self.tmp()
+        copy = "" if self.only_read else "[:]"
+        self.emit(f"if type({x}) is int and {x} >= 0:")
+        self.emit(f"    {r} = {self.sites()}[{x}]{copy}")
+        self.built_list(r)
+        self.emit("else:")
+        self.emit(f"    {r} = {self.obj(impl)}(env, {x})")
+        self.lists.add(r)
+        return r
+
+    def f_above(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
+        """The pieces on top of a piece, read in place; anything else by the built-in."""
+        x, r, s = self.atom(codes[0]), self.tmp(), self.tmp()
+        pieces = self.uses("np", "len(env.game.piece_kind)")
+        self.emit(f"if type({x}) is int and 0 <= {x} < {pieces}:")
+        self.emit(f"    {s} = {self.sites()}[{self.uses('st', 'env.state')}.loc[{x}]]")
+        self.emit(f"    {r} = {s}[{s}.index({x}) + 1:]")
+        self.built_list(r)
+        self.emit("else:")
+        self.emit(f"    {r} = {self.obj(impl)}(env, {x})")
+        self.lists.add(r)
+        return r
 
     def f_empty(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])

@@ -97,14 +97,27 @@ def f_top(env: Any, site: Any) -> int | None:
 def f_bottom(env: Any, site: Any) -> int | None:
     if site is None:
         return None
-    stack = env.state.sites[_site(env, site, "bottom")]
+    sites = env.state.sites
+    if type(site) is not int or not 0 <= site < len(sites):
+        site = _site(env, site, "bottom")
+    stack = sites[site]
     return stack[0] if stack else None
 
 
 def f_stack(env: Any, site: Any) -> list[int]:
     if site is None:
         return []
-    return _built(env, list(env.state.sites[_site(env, site, "stack")]))
+    sites = env.state.sites
+    if type(site) is not int or not 0 <= site < len(sites):
+        site = _site(env, site, "stack")
+    out = list(sites[site])
+    # _built, written out: the hottest built-ins of open tables skip a call
+    if len(out) > env.game.limits.list_length:
+        too_long("list_length", "a list", len(out), env.game.limits.list_length)
+    env.steps += len(out)
+    if env.steps > env.step_limit:
+        overspent(env)
+    return out
 
 
 def f_height(env: Any, site: Any) -> int:
@@ -155,8 +168,17 @@ def f_above(env: Any, piece: Any) -> list[int]:
     """The pieces on top of a piece in its stack, nearest first."""
     if piece is None:
         return []
-    stack = env.state.sites[f_place_of(env, piece)]
-    return _built(env, stack[stack.index(piece) + 1:])
+    if type(piece) is not int or not 0 <= piece < len(env.game.piece_kind):
+        _piece(env, piece, "place_of")
+    state = env.state
+    stack = state.sites[state.loc[piece]]
+    out = stack[stack.index(piece) + 1:]
+    if len(out) > env.game.limits.list_length:  # _built, written out
+        too_long("list_length", "a list", len(out), env.game.limits.list_length)
+    env.steps += len(out)
+    if env.steps > env.step_limit:
+        overspent(env)
+    return out
 
 
 def f_below(env: Any, piece: Any) -> list[int]:
@@ -290,13 +312,42 @@ def _panels(env: Any, piece: Any, fn: str) -> tuple[Any, int]:
 def f_panel(env: Any, piece: Any, region: Any, facing: Any = None) -> Any:
     if piece is None:
         return None
+    panels = env.game.panels
+    if panels is not None and type(region) is str:
+        table = panels.cells.get((_facing(env, panels, piece, facing), region))
+        if table is not None:  # a piece at a facing it may take: made at compile time
+            return table[piece]
     panels, p = _panels(env, piece, "panel")
     return panels.value(env, p, region, facing)
+
+
+def _facing(env: Any, panels: Any, piece: Any, facing: Any) -> Any:
+    """The facing a panel built-in reads `piece` at (the one asked for, or the one it
+    lies at), when `piece` is a piece and that facing a whole number; else None (the
+    built-in then goes the careful way, which explains what is wrong)."""
+    if type(piece) is not int or not 0 <= piece < len(panels.paneled):
+        return None
+    if facing is None:
+        facing = 0 if panels.facing is None else env.state.piece_vars[panels.facing][piece]
+    return facing if type(facing) is int else None
 
 
 def f_panels(env: Any, piece: Any, facing: Any = None) -> list[Any]:
     if piece is None:
         return []
+    panels = env.game.panels
+    if panels is not None and type(piece) is int and 0 <= piece < len(panels.paneled):
+        if facing is None:  # (_facing, written out: the most used of the three)
+            facing = 0 if panels.facing is None else env.state.piece_vars[panels.facing][piece]
+        table = panels.all_values.get(facing) if type(facing) is int else None
+        if table is not None:  # a piece at a facing it may take: made at compile time
+            out = list(table[piece])
+            if len(out) > env.game.limits.list_length:  # _built, written out
+                too_long("list_length", "a list", len(out), env.game.limits.list_length)
+            env.steps += len(out)
+            if env.steps > env.step_limit:
+                overspent(env)
+            return out
     panels, p = _panels(env, piece, "panels")
     return _built(env, panels.values(env, p, facing))
 
@@ -304,6 +355,17 @@ def f_panels(env: Any, piece: Any, facing: Any = None) -> list[Any]:
 def f_edge(env: Any, piece: Any, side: Any, facing: Any = None) -> list[Any]:
     if piece is None:
         return []
+    panels = env.game.panels
+    if panels is not None and type(side) is str:
+        table = panels.edges.get((_facing(env, panels, piece, facing), side))
+        if table is not None:  # a piece at a facing it may take: made at compile time
+            out = list(table[piece])
+            if len(out) > env.game.limits.list_length:  # _built, written out
+                too_long("list_length", "a list", len(out), env.game.limits.list_length)
+            env.steps += len(out)
+            if env.steps > env.step_limit:
+                overspent(env)
+            return out
     panels, p = _panels(env, piece, "edge")
     return _built(env, panels.edge(env, p, side, facing))
 

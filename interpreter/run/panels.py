@@ -38,6 +38,16 @@ class PanelsInfo:
     """Facing → the attribute shown at each position (the layout, turned)."""
     paneled: list[bool] = field(default_factory=list)
     """For each piece: whether it has panels (a value in any region); set by compile."""
+    all_values: dict[int, list[tuple[Any, ...]]] = field(default_factory=dict)
+    """Facing → for each piece, its panels' values as ``panels()`` gives them (a piece
+    without panels: none): a piece's attributes never change, so these are made once,
+    by compile, and the built-ins look them up instead of turning the layout each call."""
+    cells: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
+    """(facing, region) → for each piece, the value ``panel()`` gives (a piece without
+    panels: null)."""
+    edges: dict[tuple[int, str], list[tuple[Any, ...]]] = field(default_factory=dict)
+    """(facing, side) → for each piece, the values along that side as ``edge()`` gives
+    them (a piece without panels: none)."""
 
     def __post_init__(self) -> None:
         rows, cols = len(self.layout), len(self.layout[0])
@@ -59,8 +69,24 @@ class PanelsInfo:
         return [a for row in self.layout for a in row if a is not None]
 
     def mark_pieces(self, game: Any) -> None:
-        self.paneled = [any(game.attributes[a][p] is not None for a in self.attributes)
-                        for p in range(game.n_pieces)]
+        """Which pieces have panels, and what each shows, each way it may face."""
+        attrs = game.attributes
+        pieces = range(game.n_pieces)
+        self.paneled = [any(attrs[a][p] is not None for a in self.attributes)
+                        for p in pieces]
+        for facing, grid in self.shown.items():
+            self.all_values[facing] = [
+                tuple(attrs[a][p] for row in grid for a in row if a is not None)
+                if self.paneled[p] else () for p in pieces]
+            for region, (r, c) in self.positions.items():
+                a = grid[r][c]
+                self.cells[facing, region] = [
+                    None if a is None or not self.paneled[p] else attrs[a][p] for p in pieces]
+            for side in SIDES:
+                line = side_of(grid, side)
+                self.edges[facing, side] = [
+                    tuple(None if a is None else attrs[a][p] for a in line)
+                    if self.paneled[p] else () for p in pieces]
 
     def has_panels(self, game: Any, piece: int) -> bool:
         return self.paneled[piece]
@@ -97,11 +123,15 @@ class PanelsInfo:
             raise RuleError(f"edge(): {kind_of(side)} is not a side (use n, e, s or w)")
         if not self.has_panels(env.game, piece):
             return []
-        grid = self.facing_of(env, piece, facing)
-        line = (grid[0] if side == "n" else grid[-1] if side == "s"
-                else [row[-1] for row in grid] if side == "e" else [row[0] for row in grid])
+        line = side_of(self.facing_of(env, piece, facing), side)
         attrs = env.game.attributes
         return [None if a is None else attrs[a][piece] for a in line]
+
+
+def side_of(grid: list[list[str | None]], side: str) -> list[str | None]:
+    """The positions of `grid` along one of its sides, in reading order."""
+    return (grid[0] if side == "n" else grid[-1] if side == "s"
+            else [row[-1] for row in grid] if side == "e" else [row[0] for row in grid])
 
 
 def altitude(env: Any, piece: int) -> Any:
