@@ -362,6 +362,8 @@ class Server:
     def start_computers(self, table: Table) -> None:
         """Let the computer seats play while it is their turn (one worker per table)."""
         if table.computer_to_move() is None:
+            if table.state.over or table.failure:  # a person's move ended it: their
+                close_agents(table.agents.values())  # worker processes go too
             return
         running = self.runners.get(table.id)
         if running is not None and not running.done():
