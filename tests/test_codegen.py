@@ -372,3 +372,44 @@ def test_the_same_ruleset_and_options_are_compiled_once_for_the_rulebooks() -> N
     changed = load_ruleset_text(_DEFINED, "defined.yaml")
     changed.model.game.name = "changed by a tool"  # a tool changed the model it loaded
     assert compile_game_once(changed) is not first
+
+
+# -- charges added together ---------------------------------------------------------------
+
+_MERGED = ("any(all(top(offset(c, d, k)).colour != x for k in range(3)) "
+           "for c in cells(board) for d in directions)",
+           "len([n for n in neighbours(x, orthogonal) if top(n) == null]) + "
+           "len([z for z in ['n', 'e'] if all(q != z for q in [1, 2])])")
+
+
+def _stopped_at(game: Game, text: str, x: Any, limit: int) -> tuple[str, Any, int]:
+    compiled = game.compile_expression(text, temps=["x"])
+    env = Env(game, _STATE.copy())
+    env.temps["x"] = x
+    env.step_limit = limit
+    try:
+        return ("value", repr(compiled(env)), env.steps)
+    except TabletopError as exc:
+        return ("error", str(exc), env.steps)
+
+
+@pytest.mark.parametrize("text, x", [(_MERGED[0], "purple"), (_MERGED[1], 5)])
+def test_charges_added_together_stop_at_the_same_step_as_one_by_one(text: str, x: Any) -> None:
+    """Wherever the budget runs out, the generated code (its consecutive charges made as
+    one) stops with the careful path's error and steps."""
+    total = _stopped_at(_CAREFUL, text, x, 10_000_000)[2]
+    assert 50 < total < 5_000
+    for limit in range(total + 2):
+        fast = _stopped_at(_GAME, text, x, limit)
+        assert fast == _stopped_at(_CAREFUL, text, x, limit), limit
+        assert (fast[0] == "error") == (limit < total), limit
+
+
+def test_consecutive_charges_are_made_as_one() -> None:
+    """A turn of a loop that charges its own weight and then its inner constant loop's
+    makes one addition and one test of the budget, not two."""
+    _GAME.compile_expression(_MERGED[0], temps=["x"])
+    source = next(c.source for c in _GAME.generated_code if c.what == _MERGED[0])
+    charges = [line.strip() for line in source.splitlines() if "env.steps +=" in line]
+    assert len(charges) == 3, charges
+    assert any(" + " in line for line in charges), charges

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,6 +66,21 @@ def none_or_give_up(value: Any) -> None:
     if value is None:
         return None
     raise Slow
+
+
+_LENGTH_TIMES = re.compile(r"len\((\w+)\)(?: \* (\S+))?")
+"""A charge by the length of a list (times a number)."""
+
+
+def overspent_part(env: Any, rests: tuple[int, ...]) -> None:
+    """Several constant charges made at once went past the budget: stop where the first
+    of them that went past would have stopped (`rests`: what was added after each
+    check the merged charges had), so the steps read as step-by-step charging leaves them."""
+    for rest in rests:
+        if env.steps - rest > env.step_limit:
+            env.steps -= rest
+            break
+    overspent(env)
 
 
 def forget(cache: dict[str, Any], kept: int) -> None:
@@ -186,6 +202,9 @@ class _Writer:
         self.hooks = hooks
         self.names: dict[str, Any] = {}
         self.lines: list[str] = []
+        self.barriers: set[tuple[int, int]] = set()
+        """Where a charge must not be added to the one before it (by list and length of
+        the lines): between two values, as `values` may put a line there."""
         self.indent = 2
         self.counter = itertools.count()
         self.objects: dict[int, str] = {}
@@ -244,9 +263,45 @@ class _Writer:
 
     def charge(self, amount: str, indent: str = "") -> None:
         """Charge `amount` (code) to the steps, stopping when the budget is spent, as the
-        careful path charges."""
+        careful path charges. A constant charge right after another is added to it: one
+        addition and one test, which stop where the first of them would have stopped."""
+        if self.merge_charge(amount, indent):
+            return
         self.emit(f"{indent}env.steps += {amount}")
         self.emit(f"{indent}if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+
+    def merge_charge(self, amount: str, indent: str) -> bool:
+        """Add `amount` to the charge just written at the same place when nothing comes
+        between them and computing it cannot fail (a number, or a multiple of the length
+        of a known list): one addition and one test, the budget's stop as before."""
+        if not self.certain_amount(amount) or len(self.lines) < 2 or (
+                (id(self.lines), len(self.lines)) in self.barriers):
+            return False
+        pad = "    " * self.indent + indent
+        added, check = self.lines[-2:]
+        start, stop = f"{pad}env.steps += ", f"{pad}if env.steps > env.step_limit: "
+        if not (added.startswith(start) and check.startswith(stop)):
+            return False
+        amounts = added[len(start):].split(" + ")
+        if not all(self.certain_amount(a) for a in amounts):
+            return False
+        rests = [" + ".join(amounts[i:]) for i in range(1, len(amounts))]
+        if check != f"{stop}{self.obj(overspent)}(env)" and check != (
+                f"{stop}{self.obj(overspent_part)}(env, ({', '.join(rests)},))"):
+            return False
+        amounts.append(amount)
+        rests = [" + ".join(amounts[i:]) for i in range(1, len(amounts))]
+        self.lines[-2:] = [f"{start}{' + '.join(amounts)}",
+                           f"{stop}{self.obj(overspent_part)}(env, ({', '.join(rests)},))"]
+        return True
+
+    def certain_amount(self, amount: str) -> bool:
+        """Whether `amount` (code) is a whole number computed without fail or effect."""
+        if amount.isdigit():
+            return True
+        match = _LENGTH_TIMES.fullmatch(amount)
+        return match is not None and match[1] in self.lists and (
+            match[2] is None or match[2].isdigit())
 
     def tmp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -314,6 +369,7 @@ class _Writer:
         out: list[tuple[int, int, str]] = []
         for node in nodes:
             start = len(self.lines)
+            self.barriers.add((id(self.lines), start))
             code = self.value(node)
             out.append((start, len(self.lines), code))
         codes = [c for _, _, c in out]
@@ -1169,9 +1225,13 @@ class _Writer:
     def loop_source(self, source: str, per: int, items: str) -> str:
         """What a loop goes through, charged by its length times `per` (a list in place;
         anything else by loop_items, which also refuses what is not a list)."""
+        if self.is_list(source) and source.isidentifier():  # read as it is: no copy
+            self.charge(f"len({source}) * {per}")
+            return source
         src = self.tmp()
         self.emit(f"{src} = {source}")
         if self.is_list(source):
+            self.lists.add(src)
             self.charge(f"len({src}) * {per}")
             return src
         self.emit(f"if type({src}) is list:")
