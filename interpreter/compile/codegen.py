@@ -424,6 +424,10 @@ class _Writer:
                     self.indent -= 1
                     self.lines = saved
                 if any("env.steps +=" in line for line in lines):
+                    if self.is_atom(code) or _constant_items(code) is not None:
+                        # (a constant such as range(3)'s list: charged where it is)
+                        self.lines += [line[4:] for line in lines]
+                        return code
                     # it charges steps: kept, they are charged again at once
                     return self.kept_charged(code, level, lines, self.meaning(node))
                 if lines or (not self.is_atom(code) and "(" in code):
