@@ -10,6 +10,7 @@ code leaves to the closures.
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import re
 from pathlib import Path
@@ -412,3 +413,78 @@ def test_the_same_ruleset_and_options_are_compiled_once_for_the_rulebooks() -> N
     changed = load_ruleset_text(_DEFINED, "defined.yaml")
     changed.model.game.name = "changed by a tool"  # a tool changed the model it loaded
     assert compile_game_once(changed) is not first
+
+
+# -- charges added together ---------------------------------------------------------------
+
+_MERGED = ("any(all(top(offset(c, d, k)).colour != x for k in range(3)) "
+           "for c in cells(board) for d in directions)",
+           "len([n for n in neighbours(x, orthogonal) if top(n) == null]) + "
+           "len([z for z in ['n', 'e'] if all(q != z for q in [1, 2])])")
+
+
+def _stopped_at(game: Game, text: str, x: Any, limit: int) -> tuple[str, Any, int]:
+    compiled = game.compile_expression(text, temps=["x"])
+    env = Env(game, _STATE.copy())
+    env.temps["x"] = x
+    env.step_limit = limit
+    try:
+        return ("value", repr(compiled(env)), env.steps)
+    except TabletopError as exc:
+        return ("error", str(exc), env.steps)
+
+
+_KEPT_CHARGED = "[a for a in x if sorted(x) != [] and a != 3]"
+_UNROLLED = ("[z for z in ['n', 'e', 's', 'w'] if offset(x, z) != null]",
+             "any(all(offset(x, d, k) == null for k in range(3)) for d in directions)",
+             "len([(d, k) for d in orthogonal for k in [2, 1] if top(offset(x, d, k)) == null])")
+
+
+@pytest.mark.parametrize("text, x", [(_MERGED[0], "purple"), (_MERGED[1], 5),
+                                     *((text, x) for text in _UNROLLED for x in (0, 5)),
+                                     (_KEPT_CHARGED, [3, 1, 2, 5, 4, 7, 6])])
+def test_charges_added_together_stop_at_the_same_step_as_one_by_one(text: str, x: Any) -> None:
+    """Wherever the budget runs out, the generated code (its consecutive charges made as
+    one) stops with the careful path's error and steps."""
+    total = _stopped_at(_CAREFUL, text, x, 10_000_000)[2]
+    assert 50 < total < 5_000
+    for limit in range(total + 2):
+        fast = _stopped_at(_GAME, text, x, limit)
+        assert fast == _stopped_at(_CAREFUL, text, x, limit), limit
+        assert (fast[0] == "error") == (limit < total), limit
+
+
+def test_consecutive_charges_are_made_as_one() -> None:
+    """A turn of a loop that charges its own weight and then its inner constant loop's
+    makes one addition and one test of the budget, not two."""
+    _GAME.compile_expression(_MERGED[0], temps=["x"])
+    source = next(c.source for c in _GAME.generated_code if c.what == _MERGED[0])
+    lines = [line.strip() for line in source.splitlines()]
+    charges = [line for line in lines if line.startswith("env.steps +=")]
+    assert any(" + " in line for line in charges), charges
+    for test, then in itertools.pairwise(lines):
+        assert not (test.startswith("if env.steps > env.step_limit")
+                    and then.startswith("env.steps +=")), source
+
+
+def test_a_loop_over_a_few_constants_is_written_out_turn_by_turn() -> None:
+    """The innermost loop of a comprehension over a few written-out constants becomes
+    its turns one after another (a direction's table read straight, no loop over the
+    list), and gives what the loop gives."""
+    for text, inner in zip(_UNROLLED, ("['n', 'e', 's', 'w']", "[0, 1, 2]", "[2, 1]"),
+                           strict=True):
+        _GAME.compile_expression(text, temps=["x"])
+        code = next(c for c in _GAME.generated_code if c.what == text)
+        assert "in (0,):" in code.source, code.source
+        assert f"in {inner}:" not in code.source, code.source
+    code = next(c for c in _GAME.generated_code if c.what == _UNROLLED[0])
+    assert "the square 1 step(s) w of each" in code.legend.values()
+
+
+def test_a_part_the_same_in_every_turn_that_charges_steps_is_kept_with_its_steps() -> None:
+    """sorted(x) in a loop over x is computed once; later turns charge its steps at
+    once (the budget sweep above checks that they stop where the closures stop)."""
+    _GAME.compile_expression(_KEPT_CHARGED, temps=["x"])
+    source = next(c.source for c in _GAME.generated_code if c.what == _KEPT_CHARGED)
+    assert re.search(r"env\.steps \+= c\d+\n", source), source
+    assert source.count("sorted(") == 1, source

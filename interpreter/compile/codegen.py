@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,6 +68,21 @@ def none_or_give_up(value: Any) -> None:
     raise Slow
 
 
+_LENGTH_TIMES = re.compile(r"len\((\w+)\)(?: \* (\S+))?")
+"""A charge by the length of a list (times a number)."""
+
+
+def overspent_part(env: Any, rests: tuple[int, ...]) -> None:
+    """Several constant charges made at once went past the budget: stop where the first
+    of them that went past would have stopped (`rests`: what was added after each
+    check the merged charges had), so the steps read as step-by-step charging leaves them."""
+    for rest in rests:
+        if env.steps - rest > env.step_limit:
+            env.steps -= rest
+            break
+    overspent(env)
+
+
 def forget(cache: dict[str, Any], kept: int) -> None:
     """Hand back the definitions the fast path computed (in insertion order, after the
     first `kept`), so the careful path computes and charges them as it would have."""
@@ -103,6 +119,11 @@ _counter = itertools.count()
 _KEPT_KINDS = (ast.IfExp, ast.BinOp, ast.Compare, ast.BoolOp, ast.Call, ast.Attribute,
                ast.Subscript, ast.UnaryOp)
 """Parts that, the same in every turn of a loop, are computed once (see kept_value)."""
+
+MAX_UNROLLED = 8
+"""The most constants a comprehension's innermost loop may go through to be unrolled."""
+MAX_UNROLLED_TURNS = 32
+"""The most times unrolled loops, one inside another, may write out the same code."""
 
 _INITS = "#kept-at-depth-"
 """The marker line where a loop's turn starts (see _Writer.set_kept_afresh)."""
@@ -186,6 +207,16 @@ class _Writer:
         self.hooks = hooks
         self.names: dict[str, Any] = {}
         self.lines: list[str] = []
+        self.spent: dict[str, str] = {}
+        """For a kept part that charges steps (by its name): the name of its steps."""
+        self.kept_calls: dict[tuple[str, ...], tuple[list[str], str, str]] = {}
+        """What kept_call keeps of each call (by function and arguments' codes)."""
+        self.unrolled = 1
+        """How many times the code being written is written out (the product of the
+        turns of the unrolled loops around it)."""
+        self.barriers: set[tuple[int, int]] = set()
+        """Where a charge must not be added to the one before it (by list and length of
+        the lines): between two values, as `values` may put a line there."""
         self.indent = 2
         self.counter = itertools.count()
         self.objects: dict[int, str] = {}
@@ -208,7 +239,7 @@ class _Writer:
         self.loop_inits: list[list[str]] = []
         """For each loop being written, outermost first: what is kept for one turn of it
         (set afresh at the start of each turn)."""
-        self.kept: dict[tuple[str, int], str] = {}
+        self.kept: dict[tuple[Any, int], str] = {}
         """The name keeping each invariant code, by code and depth."""
         self.keeping = False
         """Whether an invariant part is being written (its own parts are not kept)."""
@@ -244,9 +275,45 @@ class _Writer:
 
     def charge(self, amount: str, indent: str = "") -> None:
         """Charge `amount` (code) to the steps, stopping when the budget is spent, as the
-        careful path charges."""
+        careful path charges. A constant charge right after another is added to it: one
+        addition and one test, which stop where the first of them would have stopped."""
+        if self.merge_charge(amount, indent):
+            return
         self.emit(f"{indent}env.steps += {amount}")
         self.emit(f"{indent}if env.steps > env.step_limit: {self.obj(overspent)}(env)")
+
+    def merge_charge(self, amount: str, indent: str) -> bool:
+        """Add `amount` to the charge just written at the same place when nothing comes
+        between them and computing it cannot fail (a number, or a multiple of the length
+        of a known list): one addition and one test, the budget's stop as before."""
+        if not self.certain_amount(amount) or len(self.lines) < 2 or (
+                (id(self.lines), len(self.lines)) in self.barriers):
+            return False
+        pad = "    " * self.indent + indent
+        added, check = self.lines[-2:]
+        start, stop = f"{pad}env.steps += ", f"{pad}if env.steps > env.step_limit: "
+        if not (added.startswith(start) and check.startswith(stop)):
+            return False
+        amounts = added[len(start):].split(" + ")
+        if not all(self.certain_amount(a) for a in amounts):
+            return False
+        rests = [" + ".join(amounts[i:]) for i in range(1, len(amounts))]
+        if check != f"{stop}{self.obj(overspent)}(env)" and check != (
+                f"{stop}{self.obj(overspent_part)}(env, ({', '.join(rests)},))"):
+            return False
+        amounts.append(amount)
+        rests = [" + ".join(amounts[i:]) for i in range(1, len(amounts))]
+        self.lines[-2:] = [f"{start}{' + '.join(amounts)}",
+                           f"{stop}{self.obj(overspent_part)}(env, ({', '.join(rests)},))"]
+        return True
+
+    def certain_amount(self, amount: str) -> bool:
+        """Whether `amount` (code) is a whole number computed without fail or effect."""
+        if amount.isdigit():
+            return True
+        match = _LENGTH_TIMES.fullmatch(amount)
+        return match is not None and match[1] in self.lists and (
+            match[2] is None or match[2].isdigit())
 
     def tmp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -314,6 +381,7 @@ class _Writer:
         out: list[tuple[int, int, str]] = []
         for node in nodes:
             start = len(self.lines)
+            self.barriers.add((id(self.lines), start))
             code = self.value(node)
             out.append((start, len(self.lines), code))
         codes = [c for _, _, c in out]
@@ -356,10 +424,14 @@ class _Writer:
                     self.indent -= 1
                     self.lines = saved
                 if any("env.steps +=" in line for line in lines):
-                    # it charges steps: computing it again must charge them again
-                    self.lines += [line[4:] for line in lines]
-                elif lines or (not self.is_atom(code) and "(" in code):
-                    return self.kept_value(code, level, lines)
+                    if self.is_atom(code) or _constant_items(code) is not None:
+                        # (a constant such as range(3)'s list: charged where it is)
+                        self.lines += [line[4:] for line in lines]
+                        return code
+                    # it charges steps: kept, they are charged again at once
+                    return self.kept_charged(code, level, lines, self.meaning(node))
+                if lines or (not self.is_atom(code) and "(" in code):
+                    return self.kept_value(code, level, lines, self.meaning(node))
                 return code
         return self.written(node, method)
 
@@ -393,7 +465,16 @@ class _Writer:
                     level = max(level, inner)
         return level
 
-    def kept_value(self, code: str, level: int, lines: list[str]) -> str:
+    def meaning(self, node: ast.expr) -> tuple[Any, ...]:
+        """What `node` means where it is written: the node with what each of its names
+        stands for (the same node written again in an unrolled loop's next turn means
+        the same, unless it reads the loop's variable)."""
+        names = sorted({sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name)})
+        return (id(node), *((n, e if isinstance(e := self.names.get(n), str) else id(e))
+                            for n in names))
+
+    def kept_value(self, code: str, level: int, lines: list[str],
+                   meaning: tuple[Any, ...] | None = None) -> str:
         """`code`, the same in every turn of the loops inside the `level`-th around it,
         computed at its first use in a turn of that loop (of the function, for 0) and
         kept for the others, when computing it charged no steps and put no definition
@@ -401,9 +482,11 @@ class _Writer:
         does not change while an expression is computed). The same code at the same
         level shares what is kept."""
         unset = self.obj(_UNSET, "not computed yet")
-        kept = self.kept.get((code, level))
+        kept = self.kept.get((code, level)) or self.kept.get((meaning, level))
         if kept is None:
             kept = self.kept[(code, level)] = self.tmp("c")
+            if meaning is not None:
+                self.kept[(meaning, level)] = kept
             if level == 0:
                 self.uses(kept, unset)
             else:
@@ -416,6 +499,35 @@ class _Writer:
         self.emit(f"    if {before} == (env.steps, len(env.cache)): {kept} = {r}")
         self.emit("else:")
         self.emit(f"    {r} = {kept}")
+        self.same_kind(r, code)
+        return r
+
+    def kept_charged(self, code: str, level: int, lines: list[str],
+                     meaning: tuple[Any, ...]) -> str:
+        """`code`, the same in every turn of the loops inside the `level`-th around it,
+        computing which charges steps: as kept_call keeps a definition's value, its value
+        and the steps it charged are kept from a computation that put no definition into
+        the cache, and the steps are charged again at once when the budget allows them
+        all (else it is computed again, to stop at the very step the closures stop at)."""
+        unset = self.obj(_UNSET, "not computed yet")
+        kept = self.kept.get((("charged", meaning), level))
+        if kept is None:
+            kept = self.kept[(("charged", meaning), level)] = self.tmp("c")
+            self.spent[kept] = self.uses(self.tmp("c"), "0")
+            if level == 0:
+                self.uses(kept, unset)
+            else:
+                self.loop_inits[level - 1].append(kept)
+        spent = self.spent[kept]
+        before, cached, r = self.tmp("c"), self.tmp("c"), self.tmp()
+        self.emit(f"if {kept} is not {unset} and env.steps + {spent} <= env.step_limit:")
+        self.emit(f"    env.steps += {spent}")
+        self.emit(f"    {r} = {kept}")
+        self.emit("else:")
+        self.emit(f"    {before}, {cached} = env.steps, len(env.cache)")
+        self.lines += lines
+        self.emit(f"    {r} = {code}")
+        self.emit(f"    if len(env.cache) == {cached}: {kept}, {spent} = {r}, env.steps - {before}")
         self.same_kind(r, code)
         return r
 
@@ -501,6 +613,10 @@ class _Writer:
         if symbol == "+" and (self.is_list(a) or self.is_list(b)):
             return self.concatenation(a, b, slow)
         big = self.scope.limits.largest_number
+        x, y = _int_value(a), _int_value(b)
+        if x is not None and y is not None and -big <= (z := x + y if symbol == "+" else x - y
+                                                        ) <= big:
+            return _literal(z)  # two constants (an unrolled loop's turn): worked out here
         checks = [f"type({x}) is int" for x in (a, b) if not _is_int_literal(x)]
         r = self.tmp()
         self.emit(f"{r} = {r} if {' and '.join([*checks, ''])}-{big} <= ({r} := {a} {symbol} {b})"
@@ -920,18 +1036,14 @@ class _Writer:
         tables = self.hooks.offsets(distance)
         if tables is None:
             return None
-        constant = isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)
-        table = tables.get(args[1].value) if constant else None  # type: ignore[attr-defined]
-        if constant and table is None:
+        direction = _text_value(codes[1])  # (a constant, or an unrolled loop's turn)
+        table = tables.get(direction) if direction is not None else None
+        if direction is not None and table is None:
             return None
         x = self.atom(codes[0])
         if table is not None:
-            rest = ", ".join(codes[1:])
-            label = f"the square {distance} step(s) {args[1].value} of each"  # type: ignore[attr-defined]
-            if x in self.places:  # (not a square of the board: the careful path)
-                return f"{self.obj(table, label)}[{x}]"
-            return (f"({self.obj(table, label)}[{x}] if type({x}) is int "
-                    f"else {self.obj(impl)}(env, {x}, {rest}))")
+            return self.offset_table(table, f"{distance} step(s) {direction}", x,
+                                     f"{self.obj(impl)}(env, {x}, {', '.join(codes[1:])})")
         d = self.atom(codes[1])
         rest = ", ".join([d, *codes[2:]])
         label = f"the square {distance} step(s) in each direction of each"
@@ -939,6 +1051,12 @@ class _Writer:
                   f"type({d}) is str" if d not in self.texts else ""]
         return _guarded(f"{self.obj(tables, label)}[{d}][{x}]", checks,
                         f"{self.obj(impl)}(env, {x}, {rest})")
+
+    def offset_table(self, table: dict[int, int | None], how: str, x: str, slow: str) -> str:
+        """The square `how` far from place `x` by its table (anything but a whole number
+        by `slow`; a place not on the board is not in the table: the careful path)."""
+        code = f"{self.obj(table, f'the square {how} of each')}[{x}]"
+        return code if x in self.places else f"({code} if type({x}) is int else {slow})"
 
     def distance_tables(self) -> dict[int, dict[str, dict[int, int | None]]] | None:
         """Distance → direction → board square → the square that far that way, for every
@@ -974,6 +1092,17 @@ class _Writer:
         if tables is None:
             return None
         x, d, k = (self.atom(c) for c in codes)
+        distance, direction = _int_value(k), _text_value(d)
+        if distance in tables and direction in tables[distance]:  # (an unrolled loop's turn)
+            return self.offset_table(tables[distance][direction],
+                                     f"{distance} step(s) {direction}", x,
+                                     f"{self.obj(impl)}(env, {x}, {d}, {k})")
+        if distance in tables and direction is None:
+            table = self.obj(tables[distance],
+                             f"the square {distance} step(s) in each direction of each")
+            checks = [f"type({x}) is int" if x not in self.places else "",
+                      f"type({d}) is str" if d not in self.texts else ""]
+            return _guarded(f"{table}[{d}][{x}]", checks, f"{self.obj(impl)}(env, {x}, {d}, {k})")
         table = self.obj(tables, "the square at each distance in each direction of each")
         checks = [f"type({x}) is int" if x not in self.places else "",
                   f"type({d}) is str" if d not in self.texts else "",
@@ -1103,8 +1232,12 @@ class _Writer:
         charge less), and are charged at once only when the budget allows all of them (or
         the call runs, to stop at the very step the closures stop at)."""
         unset = self.obj(_UNSET, "not computed yet")
-        keys = [self.uses(self.tmp("c"), unset) for _ in codes]
-        kept, spent = self.uses(self.tmp("c"), "None"), self.uses(self.tmp("c"), "0")
+        slots = self.kept_calls.get((function, *codes))
+        if slots is None:  # (the same call written again, as in an unrolled loop, shares them)
+            slots = self.kept_calls[(function, *codes)] = (
+                [self.uses(self.tmp("c"), unset) for _ in codes],
+                self.uses(self.tmp("c"), "None"), self.uses(self.tmp("c"), "0"))
+        keys, kept, spent = slots
         before, cached, r = self.tmp("c"), self.tmp("c"), self.tmp()
         same = " and ".join(f"{k} is {c}" for k, c in zip(keys, codes, strict=True))
         self.emit(f"if {same} and env.steps + {spent} <= env.step_limit:")
@@ -1130,6 +1263,7 @@ class _Writer:
         items = self.obj(ex.loop_items)
         depth = 0
         gens = node.generators
+        unrolled: list[Any] | None = None
         try:
             for i, gen in enumerate(gens):
                 self.loop_sources.add(id(gen.iter))
@@ -1146,7 +1280,13 @@ class _Writer:
                     self.charge(str(len(constants) * per))
                 else:
                     source = self.loop_source(source, per, items)
-                if isinstance(gen.target, ast.Name):
+                if i == len(gens) - 1 and self.unrollable(gen, constants):
+                    assert constants is not None
+                    unrolled = constants
+                    self.unrolled *= len(constants)
+                    self.emit(f"for {self.tmp('v')} in (0,):  # once: `break` leaves the turns")
+                    self.indent += 1
+                elif isinstance(gen.target, ast.Name):
                     var = self.tmp("v")
                     self.emit(f"for {var} in {source}:")
                     self.names[gen.target.id] = var
@@ -1173,11 +1313,16 @@ class _Writer:
                 self.loop_depth += 1
                 self.loop_inits.append([])
                 self.emit(f"{_INITS}{self.loop_depth}")  # (what is kept: set in `finally`)
-                for cond in gen.ifs:
+                for cond in gen.ifs if unrolled is None else ():
                     self.emit(f"if not {self.value(cond)}:")
                     self.emit("    continue")
-            innermost()
+            if unrolled is None:
+                innermost()
+            else:
+                self.turns(gens[-1], unrolled, innermost)
         finally:
+            if unrolled is not None:
+                self.unrolled //= len(unrolled)
             for _ in range(depth):
                 self.set_kept_afresh()
             self.loop_depth -= depth
@@ -1186,6 +1331,37 @@ class _Writer:
                 if after_inner is not None and level > 1:
                     self.emit(after_inner)
             self.names = saved
+
+    def unrollable(self, gen: ast.comprehension, constants: list[Any] | None) -> bool:
+        """Whether the innermost loop of a comprehension goes through a few constants
+        (whole numbers or texts), each turn then written out on its own."""
+        return (constants is not None and 0 < len(constants) <= MAX_UNROLLED
+                and self.unrolled * len(constants) <= MAX_UNROLLED_TURNS
+                and isinstance(gen.target, ast.Name)
+                and all(type(c) in (int, str) for c in constants))
+
+    def turns(self, gen: ast.comprehension, constants: list[Any],
+              innermost: Callable[[], None]) -> None:
+        """The turns of an unrolled loop one after another, its variable each constant
+        in turn; a turn whose condition fails skips its body, as `continue` would."""
+        assert isinstance(gen.target, ast.Name)
+        for constant in constants:
+            code = self.names[gen.target.id] = _literal(constant)
+            outer = self.loop_vars.get(code)
+            self.loop_vars[code] = self.loop_depth  # (what uses it changes from turn to turn)
+            try:
+                opened = 0
+                for cond in gen.ifs:
+                    self.emit(f"if {self.value(cond)}:")
+                    self.indent += 1
+                    opened += 1
+                innermost()
+                self.indent -= opened
+            finally:
+                if outer is None:
+                    del self.loop_vars[code]
+                else:
+                    self.loop_vars[code] = outer
 
     def set_kept_afresh(self) -> None:
         """At the start of each turn of the innermost loop being closed, what is kept for
@@ -1209,9 +1385,13 @@ class _Writer:
     def loop_source(self, source: str, per: int, items: str) -> str:
         """What a loop goes through, charged by its length times `per` (a list in place;
         anything else by loop_items, which also refuses what is not a list)."""
+        if self.is_list(source) and source.isidentifier():  # read as it is: no copy
+            self.charge(f"len({source}) * {per}")
+            return source
         src = self.tmp()
         self.emit(f"{src} = {source}")
         if self.is_list(source):
+            self.lists.add(src)
             self.charge(f"len({src}) * {per}")
             return src
         self.emit(f"if type({src}) is list:")
@@ -1320,6 +1500,22 @@ def _constant_items(code: str) -> list[Any] | None:
     except (ValueError, SyntaxError):
         return None
     return items if type(items) is list else None
+
+
+def _text_value(code: str) -> str | None:
+    """The text a code is the literal of, else None."""
+    if len(code) < 2 or code[0] not in "'\"" or code[-1] != code[0]:
+        return None
+    try:
+        value = ast.literal_eval(code)
+    except (ValueError, SyntaxError):
+        return None
+    return value if type(value) is str else None
+
+
+def _int_value(code: str) -> int | None:
+    """The whole number a code is the literal of (`3`, `(-2)`), else None."""
+    return int(code.strip("()")) if _is_int_literal(code) else None
 
 
 def _is_int_literal(code: str) -> bool:
