@@ -75,7 +75,7 @@ class SearchPool:
 
     def start(self) -> None:
         ctx = multiprocessing.get_context("spawn")
-        with _deaf_to_ctrl_c():
+        with workers_deaf_to_ctrl_c():
             for _ in range(self.size):
                 ours, theirs = ctx.Pipe()
                 proc = ctx.Process(target=_serve, args=(theirs,), daemon=True,
@@ -149,9 +149,12 @@ def _shut(procs: list[BaseProcess], conns: list[Connection]) -> None:
 
 
 @contextlib.contextmanager
-def _deaf_to_ctrl_c() -> Iterator[None]:
-    """Ignore Ctrl-C while the workers start: they keep ignoring it (Python leaves an
-    ignored SIGINT ignored), so Ctrl-C reaches only the caller, which closes the pool."""
+def workers_deaf_to_ctrl_c() -> Iterator[None]:
+    """Ignore Ctrl-C while worker processes start: they keep ignoring it (Python leaves
+    an ignored SIGINT ignored, and a handler would not survive their exec), so Ctrl-C
+    reaches only the caller, which closes the workers, and a worker still importing
+    does not die with a traceback. The price: a Ctrl-C in the milliseconds the workers
+    take to start is lost (the next one works)."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may change signal handling (and gets Ctrl-C)
         return

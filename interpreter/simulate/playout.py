@@ -9,11 +9,8 @@ streamed: work is made as it is handed out and results are added to running tota
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
-import signal
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -22,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.agents import make_agent
 from interpreter.agents.base import Agent, OptionChoice
+from interpreter.agents.pool import workers_deaf_to_ctrl_c
 from interpreter.agents.random_agent import RandomAgent
 from interpreter.errors import IllegalMove, RuleError, TabletopError
 from interpreter.play.game import Game
@@ -309,7 +307,7 @@ def stream(work: Iterable[Any], run: Callable[[Any], Any], jobs: int,
     try:
         if jobs > 1:
             ctx = multiprocessing.get_context("spawn")
-            with _workers_deaf_to_ctrl_c():
+            with workers_deaf_to_ctrl_c():
                 pool = ctx.Pool(jobs)
             with pool:
                 for result in pool.imap_unordered(run, work):
@@ -320,22 +318,6 @@ def stream(work: Iterable[Any], run: Callable[[Any], Any], jobs: int,
     except KeyboardInterrupt:
         return True
     return False
-
-
-@contextlib.contextmanager
-def _workers_deaf_to_ctrl_c() -> Iterator[None]:
-    """Ignore Ctrl-C while worker processes are started: they inherit that (a handler
-    would not survive their exec), so a worker still importing when Ctrl-C comes does
-    not die with a traceback. The price: a Ctrl-C in the milliseconds the pool takes to
-    start is lost (the next one works)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may change signal handling (and gets Ctrl-C)
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def worker_count(jobs: int, n: int) -> int:
