@@ -15,6 +15,7 @@ the games ended (Caldera: by trios or by the quiet-turns ruling).
     python benchmarks/agents.py --only high-rise --options rows=8,cols=8 --players 2 \
         --agent mcts --versus mcts:groups=0 --seed 1000 --games 11     # head to head
     python benchmarks/agents.py --report                               # the table only
+    python benchmarks/agents.py --missing                              # what is left, its cost
 
 Players are measured as written: a ruleset's `computer_players` settings are not
 applied (so a record's agent names all its settings); `--agent mcts:judge=score` measures
@@ -126,6 +127,47 @@ def report(records: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+STANDARD_AGENTS = ("mcts:playouts=400", "ismcts")
+"""The figures the project keeps: `mcts` everywhere, `ismcts` where there are secrets."""
+
+
+def missing(records: list[dict[str, Any]], games: int) -> str:
+    """What the standard figures still lack, and its cost at the recorded speed.
+
+    Seconds per game are the mean of the configuration's newest records (up to 20), so a
+    faster engine shows up as its games come in; a configuration with no record says so."""
+    by_config: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        if not r["mirror"] and r.get("versus", "random") == "random":
+            options = ",".join(f"{k}={v}" for k, v in sorted(r["options"].items()))
+            by_config[(r["game"], options, r["players"], r["agent"])].append(r)
+    lines = ["| game | options | players | agent | games | left | s/game | core-hours left |",
+             "|---|---|---|---|---|---|---|---|"]
+    total = 0.0
+    unknown = 0
+    for config in configurations(None, None):
+        options = ",".join(f"{k}={v}" for k, v in sorted(config["options"].items()))
+        for agent in STANDARD_AGENTS:
+            if agent == "ismcts" and config["game"] not in HIDDEN:
+                continue
+            rs = by_config[(config["game"], options, config["players"], agent)]
+            left = max(0, games - len(rs))
+            if rs:
+                seconds = sum(r["seconds"] for r in rs[-20:]) / len(rs[-20:])
+                hours = left * seconds / 3600
+                total += hours
+                cost = f"{seconds:.1f} | {hours:.1f}"
+            else:
+                unknown += left
+                cost = "– | unknown"
+            lines.append(f"| {config['game']} | {options or '–'} | {config['players']} | "
+                         f"{agent} | {len(rs)} | {left} | {cost} |")
+    lines.append(f"\n{total:.1f} core-hours left at the recorded speeds"
+                 + (f", and {unknown} games of configurations never timed" if unknown else "")
+                 + f" (for {games} games each).")
+    return "\n".join(lines)
+
+
 def _short(reason: str | None) -> str:
     text = reason or "(no reason)"
     return text if len(text) <= 48 else text[:45] + "..."
@@ -148,6 +190,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "agents.jsonl"))
     parser.add_argument("--report", action="store_true", help="only print the table")
+    parser.add_argument("--missing", action="store_true",
+                        help="only print what the standard figures (mcts everywhere, ismcts "
+                        "where there are secrets) lack of --games each, and its cost")
     args = parser.parse_args()
     check_agent(args.agent)
     check_agent(args.versus)
@@ -156,6 +201,9 @@ def main() -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     records = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+    if args.missing:
+        print(missing(records, args.games))
+        return
     if not args.report:
         done = {r["key"] for r in records}
         jobs = []
