@@ -92,7 +92,7 @@ def play_one(job: tuple[dict[str, Any], str, bool, int, int, str]) -> dict[str, 
     seat = index % n + 1
     agents = {s: make_agent(agent if mirror or s == seat else versus,
                             agent_seed(seed + index, s)) for s in range(1, n + 1)}
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     result = play_game(game, n, seed + index, agents, keep_state=False)
     extra = {"versus": versus, "seed": seed} if versus != "random" or seed != 1 else {}
     return {"key": _key(config, agent, mirror, index, versus, seed), **config,
@@ -100,7 +100,8 @@ def play_one(job: tuple[dict[str, Any], str, bool, int, int, str]) -> dict[str, 
             "mirror": mirror, "index": index, "seat": seat, "winners": result.winners,
             "reason": result.reason, "turns": result.turns,
             "decisions": len(result.decisions),
-            "seconds": round(time.perf_counter() - started, 2)}
+            "seconds": round(time.perf_counter() - started, 2),
+            "cpu_seconds": round(time.process_time() - cpu, 2)}
 
 
 def report(records: list[dict[str, Any]]) -> str:
@@ -135,7 +136,9 @@ def missing(records: list[dict[str, Any]], games: int) -> str:
     """What the standard figures still lack, and its cost at the recorded speed.
 
     Seconds per game are the mean of the configuration's newest records (up to 20), so a
-    faster engine shows up as its games come in; a configuration with no record says so."""
+    faster engine shows up as its games come in: CPU seconds where recorded (a game
+    played on a busy machine takes longer, not more of a core), else wall seconds. A
+    configuration with no record says so."""
     by_config: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         if not r["mirror"] and r.get("versus", "random") == "random":
@@ -153,7 +156,8 @@ def missing(records: list[dict[str, Any]], games: int) -> str:
             rs = by_config[(config["game"], options, config["players"], agent)]
             left = max(0, games - len(rs))
             if rs:
-                seconds = sum(r["seconds"] for r in rs[-20:]) / len(rs[-20:])
+                newest = rs[-20:]
+                seconds = sum(r.get("cpu_seconds", r["seconds"]) for r in newest) / len(newest)
                 hours = left * seconds / 3600
                 total += hours
                 cost = f"{seconds:.1f} | {hours:.1f}"

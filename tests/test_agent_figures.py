@@ -40,3 +40,10 @@ def test_missing_counts_games_left_and_their_cost_from_the_newest_records() -> N
     assert [line.split(" | ")[3] for line in aquarium] == ["mcts:playouts=400", "ismcts"]
     assert all(line.endswith("| 0 | 30 | – | unknown |") for line in aquarium)
     assert "games of configurations never timed" in table.splitlines()[-1]
+
+
+def test_missing_counts_cpu_seconds_where_recorded() -> None:
+    agents = _agents_script()
+    records = [_record("high-rise", 2, "mcts:playouts=400", 900.0, cpu_seconds=36.0)] * 10
+    table = agents.missing(records, games=110)
+    assert "| high-rise | – | 2 | mcts:playouts=400 | 10 | 100 | 36.0 | 1.0 |" in table
