@@ -6,6 +6,8 @@ also when a step budget runs out part-way.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from interpreter.assemble.game import compile_game
@@ -73,6 +75,9 @@ def _legend(text: str) -> str:
                     for v in code.legend.values())
 
 
+_SCAN = ("any(all(top(offset(c, d, k)).colour == red for k in range(3)) "
+         "for c in cells(board) for d in directions)")
+
 EXPRESSIONS = [
     "[offset(c, d, k) for c in cells(board) for d in directions for k in range(-4, 5)]",
     "[offset('b2', d, k) for d in ['n', 'se', 'up'] for k in [1, 3]]",
@@ -99,6 +104,13 @@ EXPRESSIONS = [
     "[k for k in [2, 1] if k > 1 or 'a' < 1]",
     "[col == red and len(mine(col)) > 0 for col in [red, blue] for k in range(2)]",
     "[[p for p in pieces('a1') if p != k] for k in range(3)]",
+    # a scan of every square in every direction (the square itself kept across directions)
+    _SCAN,
+    "any(all(top(offset(c, d, k)).colour == blue for k in range(2)) "
+    "for c in cells(board) for d in ['n', 'e', 'up'])",
+    "[[top(offset(c, d, k)).colour for k in [0, 1]] for c in cells(board) for d in orthogonal]",
+    "[top(offset(c, d, 0)) for c in cells(pile) for d in ['n', 'e']]",
+    "[bottom(offset(c, 'se', 1)).colour for c in cells(board)]",
 ]
 
 
@@ -150,3 +162,28 @@ def test_a_long_range_of_constants_is_not_written_out_in_the_source() -> None:
     assert _outcome(_FAST, text) == _outcome(_CAREFUL, text)
     sources = [code.source for code in _FAST.generated_code if code.what == text]
     assert sources and len(sources[0]) < 5_000
+
+
+def _source(text: str) -> str:
+    """The source generated for `text` (its latest)."""
+    _outcome(_FAST, text)
+    return [code.source for code in _FAST.generated_code if code.what == text][-1]
+
+
+def test_the_mark_on_a_square_an_offset_reaches_needs_only_a_test_for_null() -> None:
+    """A board's offset table gives a square or null, and a square's top piece is a piece
+    or null: reading its attribute asks nothing else (no type() of either)."""
+    text = "[top(offset(c, 'n', 1)).colour for c in cells(board)]"
+    assert _outcome(_FAST, text) == _outcome(_CAREFUL, text)
+    source = _source(text)
+    assert "type(" not in source
+    assert "f_top" not in _legend(text) and "none_or_give_up" not in _legend(text)
+
+
+def test_the_square_itself_is_read_once_for_every_direction() -> None:
+    """offset(c, d, 0) is c in every direction: what is computed of it in the first
+    direction's turn is kept for the others (one kept name, set in each of the eight
+    turns written out, computed in the first that runs)."""
+    source = _source(_SCAN)
+    kept = re.findall(r"if c\d+ == \(env.steps, len\(env.cache\)\): (c\d+) = ", source)
+    assert max((kept.count(name) for name in set(kept)), default=0) == 8

@@ -22,7 +22,7 @@ import ast
 import itertools
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -259,6 +259,12 @@ class _Writer:
         places gives, so reading a place needs no check of what it is."""
         self.place_lists: set[str] = set()
         """Codes known to be lists of places (a zone's cells, a square's neighbours)."""
+        self.places_or_null: set[str] = set()
+        """Codes known to be a place or null (a board's offset table read at a place):
+        reading one needs only a test for null."""
+        self.pieces_or_null: set[str] = set()
+        """Codes known to be a piece or null (the top of a place): reading an attribute
+        of one needs only a test for null."""
         self.flat: set[str] = set()
         """Codes known to be lists that hold no list: going through one costs its
         length, whatever compares it (see run.budget.walk_steps)."""
@@ -361,7 +367,8 @@ class _Writer:
     def same_kind(self, t: str, code: str) -> None:
         """`t` holds what `code` gives: what is known of one is known of the other."""
         for known in (self.lists, self.scalars, self.places, self.place_lists, self.flat,
-                      self.texts, self.ints, self.piece_lists):
+                      self.texts, self.ints, self.piece_lists, self.places_or_null,
+                      self.pieces_or_null):
             if code in known:
                 known.add(t)
 
@@ -441,7 +448,7 @@ class _Writer:
         place; 0 for none): in every turn of the loops inside that one it gives the same
         value. None when it may draw at random."""
         level = 0
-        for sub in ast.walk(node):
+        for sub in self.parts(node):
             if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
                 name = sub.func.id
                 if name in self.scope.definitions:
@@ -465,11 +472,52 @@ class _Writer:
                     level = max(level, inner)
         return level
 
+    def parts(self, node: ast.expr) -> Iterator[ast.AST]:
+        """The parts of `node` its value depends on: all of them (as ast.walk), but of
+        an offset at distance 0 from a place only the place (the square itself, in
+        whichever direction: the same in every turn of a loop over directions)."""
+        stack: list[ast.AST] = [node]
+        while stack:
+            sub = stack.pop()
+            yield sub
+            if isinstance(sub, ast.Call) and self.offset_itself(sub):
+                stack.append(sub.args[0])
+            else:
+                stack.extend(ast.iter_child_nodes(sub))
+
+    def offset_itself(self, node: ast.Call) -> bool:
+        """Whether `node` is offset(place, d, 0) with d a direction of the board whose
+        table at distance 0 gives each square itself (a place not on the board is not in
+        it: the careful path, whatever the direction)."""
+        if not (isinstance(node.func, ast.Name) and node.func.id == "offset"
+                and "offset" not in self.scope.definitions and len(node.args) == 3
+                and not node.keywords):
+            return False
+        place, direction, distance = node.args
+        code = self.names.get(place.id) if isinstance(place, ast.Name) else None
+        if not (isinstance(code, str) and code in self.places):
+            return False
+        k, d = self.constant_code(distance), self.constant_code(direction)
+        if k is None or d is None or _int_value(k) != 0 or _text_value(d) is None:
+            return False
+        tables = self.hooks.offsets(0)
+        d = _text_value(d)
+        table = tables.get(d) if tables is not None else None
+        return table is not None and all(k == v for k, v in table.items())
+
+    def constant_code(self, node: ast.expr) -> str | None:
+        """The code of a constant written out, or of a name an unrolled loop's turn
+        binds to one."""
+        if isinstance(node, ast.Constant):
+            return _literal(node.value) if type(node.value) in (int, str) else None
+        code = self.names.get(node.id) if isinstance(node, ast.Name) else None
+        return code if isinstance(code, str) else None
+
     def meaning(self, node: ast.expr) -> tuple[Any, ...]:
         """What `node` means where it is written: the node with what each of its names
         stands for (the same node written again in an unrolled loop's next turn means
         the same, unless it reads the loop's variable)."""
-        names = sorted({sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name)})
+        names = sorted({sub.id for sub in self.parts(node) if isinstance(sub, ast.Name)})
         return (id(node), *((n, e if isinstance(e := self.names.get(n), str) else id(e))
                             for n in names))
 
@@ -743,8 +791,11 @@ class _Writer:
     def g_Attribute(self, node: ast.Attribute) -> str:
         table = self.obj(self.scope.attributes[node.attr], f"the {node.attr} of each piece")
         p = self.atom(self.value(node.value))
-        code = (f"({table}[{p}] if type({p}) is int and {p} >= 0 else "
-                f"None if {p} is None else {self.obj(none_or_give_up)}({p}))")
+        if p in self.pieces_or_null and not self.scope.track_pieces:
+            code = f"({table}[{p}] if {p} is not None else None)"
+        else:
+            code = (f"({table}[{p}] if type({p}) is int and {p} >= 0 else "
+                    f"None if {p} is None else {self.obj(none_or_give_up)}({p}))")
         if self.scope.track_pieces:  # a log line: note the piece it describes
             r = self.tmp()
             self.emit(f"{r} = {code}")
@@ -832,6 +883,8 @@ class _Writer:
         given and `x` is null (off the board); anything else by the built-in."""
         if x in self.places:
             return f"({fast})"
+        if of_null and x in self.places_or_null:
+            return f"({fast} if {x} is not None else {of_null})"
         null = f"{of_null} if {x} is None else " if of_null else ""
         return (f"({fast} if type({x}) is int and {x} >= 0 else "
                 f"{null}{self.obj(impl)}(env, {x}))")
@@ -839,14 +892,21 @@ class _Writer:
     def f_top(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         s = self.tmp()
-        return self.at_place(x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl,
-                             "None")
+        return self.piece_or_null(x, self.at_place(
+            x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl, "None"))
+
+    def piece_or_null(self, x: str, code: str) -> str:
+        """`code`, the top or bottom of `x`, noted as a piece or null when `x` is known
+        to be a place or null (the built-in is then never called)."""
+        if x in self.places or x in self.places_or_null:
+            self.pieces_or_null.add(code)
+        return code
 
     def f_bottom(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         s = self.tmp()
-        return self.at_place(x, f"({s}[0] if ({s} := {self.sites()}[{x}]) else None)", impl,
-                             "None")
+        return self.piece_or_null(x, self.at_place(
+            x, f"({s}[0] if ({s} := {self.sites()}[{x}]) else None)", impl, "None"))
 
     def f_height(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
@@ -1056,7 +1116,11 @@ class _Writer:
         """The square `how` far from place `x` by its table (anything but a whole number
         by `slow`; a place not on the board is not in the table: the careful path)."""
         code = f"{self.obj(table, f'the square {how} of each')}[{x}]"
-        return code if x in self.places else f"({code} if type({x}) is int else {slow})"
+        if x not in self.places:
+            return f"({code} if type({x}) is int else {slow})"
+        # (a place not on the board is not in the table: the careful path)
+        (self.places if None not in table.values() else self.places_or_null).add(code)
+        return code
 
     def distance_tables(self) -> dict[int, dict[str, dict[int, int | None]]] | None:
         """Distance → direction → board square → the square that far that way, for every
