@@ -78,6 +78,9 @@ def _legend(text: str) -> str:
 _SCAN = ("any(all(top(offset(c, d, k)).colour == red for k in range(3)) "
          "for c in cells(board) for d in directions)")
 
+_OF_MINE = "[top(offset(c, 'n', 1)) for c in mine(red) if c in mine(blue)]"
+_COUNTED = "len([k for k in range(3) if k != 1])"
+
 EXPRESSIONS = [
     "[offset(c, d, k) for c in cells(board) for d in directions for k in range(-4, 5)]",
     "[offset('b2', d, k) for d in ['n', 'se', 'up'] for k in [1, 3]]",
@@ -111,6 +114,12 @@ EXPRESSIONS = [
     "[[top(offset(c, d, k)).colour for k in [0, 1]] for c in cells(board) for d in orthogonal]",
     "[top(offset(c, d, 0)) for c in cells(pile) for d in ['n', 'e']]",
     "[bottom(offset(c, 'se', 1)).colour for c in cells(board)]",
+    # a definition's squares, read unchecked; a comprehension only counted
+    _OF_MINE, _COUNTED,
+    "[c == 'b2' for c in mine(blue) if c in near(red)]",
+    "len([1 // 0 for k in range(2)])", "len([k for k in range(5) if 1 // (k - 3) > 0])",
+    "len([[c, d] for c in cells(board) for d in orthogonal if empty(offset(c, d))])",
+    "[len([k for k in [1, 2] if offset(c, 'n', k) in mine(blue)]) for c in mine(red)]",
 ]
 
 
@@ -187,3 +196,14 @@ def test_the_square_itself_is_read_once_for_every_direction() -> None:
     source = _source(_SCAN)
     kept = re.findall(r"if c\d+ == \(env.steps, len\(env.cache\)\): (c\d+) = ", source)
     assert max((kept.count(name) for name in set(kept)), default=0) == 8
+
+
+def test_the_squares_a_definition_gives_are_read_unchecked() -> None:
+    """A definition that is a comprehension of a zone's cells gives a list of places: a
+    loop over it, and looking for a square in it, test nothing of what it holds."""
+    assert "type(" not in _source(_OF_MINE)
+
+
+def test_the_length_of_a_comprehension_counts_without_building_its_list() -> None:
+    source = _source(_COUNTED)
+    assert ".append(" not in source and "+= 1" in source

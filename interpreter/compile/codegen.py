@@ -210,6 +210,8 @@ class _Writer:
         self.spent: dict[str, str] = {}
         """For a kept part that charges steps (by its name): the name of its steps."""
         self.kept_calls: dict[tuple[str, ...], tuple[list[str], str, str]] = {}
+        self.kept_results: set[str] = set()
+        """The names holding what kept_call gives (kept there already)."""
         """What kept_call keeps of each call (by function and arguments' codes)."""
         self.unrolled = 1
         """How many times the code being written is written out (the product of the
@@ -380,7 +382,7 @@ class _Writer:
                                        and _is_list_display(code))
 
     def is_scalar(self, code: str) -> bool:
-        return code in self.scalars or _is_literal(code)
+        return code in self.scalars or code in self.places or _is_literal(code)
 
     def values(self, nodes: list[ast.expr]) -> list[str]:
         """Several values in order: one whose statements come after an earlier value's
@@ -431,8 +433,10 @@ class _Writer:
                     self.indent -= 1
                     self.lines = saved
                 if any("env.steps +=" in line for line in lines):
-                    if self.is_atom(code) or _constant_items(code) is not None:
-                        # (a constant such as range(3)'s list: charged where it is)
+                    if _is_literal(code) or _constant_items(code) is not None or (
+                            code in self.kept_results):
+                        # (a constant such as range(3)'s list: charged where it is; a
+                        # definition's value, kept by kept_call)
                         self.lines += [line[4:] for line in lines]
                         return code
                     # it charges steps: kept, they are charged again at once
@@ -713,6 +717,10 @@ class _Writer:
             x, y = self.atom(x), self.atom(y)
             r = self.tmp()
             contains = self.obj(ex._contains)
+            if self.is_scalar(x) and y in self.lists:  # (as ex._contains charges it)
+                self.charge(f"len({y})")
+                self.emit(f"{r} = {x} in {y}")
+                return f"(not {r})" if isinstance(op, ast.NotIn) else r
             if self.is_scalar(x):
                 self.emit(f"if type({y}) is list:")
                 self.charge(f"len({y})", "    ")
@@ -854,6 +862,9 @@ class _Writer:
         if name in ("any", "all") and len(node.args) == 1 and isinstance(
                 node.args[0], ast.GeneratorExp | ast.ListComp) and name in scope.functions:
             return self.quantifier(node.args[0], name == "all")
+        if name == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.ListComp) and (
+                name in scope.functions):
+            return self.counted(node.args[0])
         fn = scope.functions[name]
         if fn.random:
             self.random = True
@@ -1260,8 +1271,9 @@ class _Writer:
             function = self.obj(self.hooks.function(name), f"definition {name}")
             self.caches = True
             if codes and self.loop_depth and not self.draws(name, frozenset()):
-                return self.kept_call(function, [self.atom(c) for c in codes])
-            return f"{function}({', '.join(['env', *codes])})"
+                return self.places_given(name, self.kept_call(
+                    function, [self.atom(c) for c in codes]))
+            return self.places_given(name, f"{function}({', '.join(['env', *codes])})")
         names = {p: Deferred(a, self.scope, self.names)
                  for p, a in zip(params, args, strict=True)}
         saved = self.scope, self.names
@@ -1270,6 +1282,40 @@ class _Writer:
             return self.value(ex.parse(text))
         finally:
             self.scope, self.names = saved
+
+    def places_given(self, name: str, code: str) -> str:
+        """`code`, the value of definition `name`, noted as a list of places when the
+        definition always gives one (a loop over it then reads them unchecked)."""
+        if self.gives_places(name):
+            for known in (self.lists, self.place_lists, self.flat):
+                known.add(code)
+        return code
+
+    def gives_places(self, name: str) -> bool:
+        """Whether a definition's value is always a list of places: a comprehension whose
+        element is its loop's variable, over the cells of a zone that is not per seat
+        (`[c for c in cells(board) if ...]`)."""
+        params, text = self.hooks.definition(name) or ([], "")
+        try:
+            tree = ex.parse(text)
+        except ex.ExpressionError:
+            return False
+        if not (isinstance(tree, ast.ListComp) and len(tree.generators) == 1):
+            return False
+        gen = tree.generators[0]
+        source = gen.iter
+        if not (isinstance(gen.target, ast.Name) and isinstance(tree.elt, ast.Name)
+                and tree.elt.id == gen.target.id and isinstance(source, ast.Call)
+                and isinstance(source.func, ast.Name) and source.func.id == "cells"
+                and len(source.args) == 1 and isinstance(source.args[0], ast.Name)):
+            return False
+        scope = self.hooks.ruleset_scope()
+        zone_name = source.args[0].id
+        if "cells" in scope.definitions or zone_name in params or zone_name == gen.target.id:
+            return False
+        found = scope.resolve_global(zone_name)
+        zone = found.value if isinstance(found, ex.Constant) else None
+        return hasattr(zone, "sites_in_play") and not getattr(zone, "per_seat", True)
 
     def draws(self, name: str, seen: frozenset[str]) -> bool:
         """Whether a definition may draw at random (itself, or a definition it uses)."""
@@ -1313,6 +1359,7 @@ class _Writer:
         self.emit(f"    if len(env.cache) == {cached}:")
         self.emit(f"        {', '.join([*keys, kept, spent])} = "
                   f"{', '.join([*codes, r, f'env.steps - {before}'])}")
+        self.kept_results.add(r)
         return r
 
     # -- loops ----------------------------------------------------------------------------
@@ -1487,6 +1534,27 @@ class _Writer:
         return out
 
     g_GeneratorExp = g_ListComp
+
+    def counted(self, node: ast.ListComp) -> str:
+        """len([... for ...]): its elements counted as the list would be built (each
+        computed, charged as it is), not kept in a list nobody reads."""
+        out = self.tmp()
+        self.emit(f"{out} = 0")
+        nested = len(node.generators) > 1
+        limit = self.scope.limits.list_length
+
+        def body() -> None:
+            element = self.value(node.elt)
+            if not self.is_atom(element):  # (computed for what computing it may stop)
+                self.emit(f"{self.tmp()} = {element}")
+            self.emit(f"{out} += 1")
+            if nested:
+                self.emit(f"if {out} > {limit}:")
+                self.emit(f"    {self.obj(too_long)}('list_length', 'a list', {out}, {limit})")
+        self.loops(node, body)
+        self.scalars.add(out)
+        self.ints.add(out)
+        return out
 
     def quantifier(self, node: ast.GeneratorExp | ast.ListComp, every: bool) -> str:
         r = self.tmp()
