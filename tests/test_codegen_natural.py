@@ -81,6 +81,9 @@ _SCAN = ("any(all(top(offset(c, d, k)).colour == red for k in range(3)) "
 _OF_MINE = "[top(offset(c, 'n', 1)) for c in mine(red) if c in mine(blue)]"
 _COUNTED = "len([k for k in range(3) if k != 1])"
 
+_CHAINED = "any(k > 1 for k in [0, 1, 2, 3])"
+_OUTER_KEPT = "len([c for c in mine(red) if c in mine(red)])"
+
 EXPRESSIONS = [
     "[offset(c, d, k) for c in cells(board) for d in directions for k in range(-4, 5)]",
     "[offset('b2', d, k) for d in ['n', 'se', 'up'] for k in [1, 3]]",
@@ -120,6 +123,11 @@ EXPRESSIONS = [
     "len([1 // 0 for k in range(2)])", "len([k for k in range(5) if 1 // (k - 3) > 0])",
     "len([[c, d] for c in cells(board) for d in orthogonal if empty(offset(c, d))])",
     "[len([k for k in [1, 2] if offset(c, 'n', k) in mine(blue)]) for c in mine(red)]",
+    # the turns of any() and all() chained
+    _CHAINED, _OUTER_KEPT,
+    "all(any(k == j for j in [0, 1]) for k in range(3))",
+    "all(1 // (k - 1) > -5 for k in [3, 2, 1])", "any(k > 5 for k in [])",
+    "[any(top(offset(c, d)) == null for d in orthogonal) for c in cells(board)]",
 ]
 
 
@@ -207,3 +215,16 @@ def test_the_squares_a_definition_gives_are_read_unchecked() -> None:
 def test_the_length_of_a_comprehension_counts_without_building_its_list() -> None:
     source = _source(_COUNTED)
     assert ".append(" not in source and "+= 1" in source
+
+
+def test_the_turns_of_any_and_all_are_chained() -> None:
+    """Each turn written out runs in the `else` of the one before: no loop run once to
+    leave by `break`."""
+    source = _source(_CHAINED)
+    assert "in (0,)" not in source and "break" not in source and "else:" in source
+
+
+def test_a_definitions_value_outside_a_loop_is_kept_for_the_loop() -> None:
+    """`for c in mine(red)` and `c in mine(red)` share what is kept: the second computes
+    nothing while the arguments are the same (both charged as the closures charge)."""
+    assert _source(_OUTER_KEPT).count(" and env.steps + c") == 2

@@ -211,6 +211,8 @@ class _Writer:
         """For a kept part that charges steps (by its name): the name of its steps."""
         self.kept_calls: dict[tuple[str, ...], tuple[list[str], str, str]] = {}
         self.kept_results: set[str] = set()
+        self.chained = False
+        """Whether the turns of the unrolled loop being written are chained (see loops)."""
         """The names holding what kept_call gives (kept there already)."""
         """What kept_call keeps of each call (by function and arguments' codes)."""
         self.unrolled = 1
@@ -1270,7 +1272,7 @@ class _Writer:
             codes = self.values(args)
             function = self.obj(self.hooks.function(name), f"definition {name}")
             self.caches = True
-            if codes and self.loop_depth and not self.draws(name, frozenset()):
+            if codes and not self.draws(name, frozenset()):
                 return self.places_given(name, self.kept_call(
                     function, [self.atom(c) for c in codes]))
             return self.places_given(name, f"{function}({', '.join(['env', *codes])})")
@@ -1323,14 +1325,15 @@ class _Writer:
         if found is None or name in seen:
             return found is None
         functions, definitions = self.scope.functions, self.scope.definitions
-        for node in ast.walk(ex.parse(found[1])):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                called = node.func.id
-                if called in definitions:
-                    if self.draws(called, seen | {name}):
-                        return True
-                elif called not in functions or functions[called].random:
+        called = {node.func.id for node in ast.walk(ex.parse(found[1]))
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+        for each in sorted(called):  # (each once: a definition calling another twice
+            # is not looked into twice, nor twice again in that one)
+            if each in definitions:
+                if self.draws(each, seen | {name}):
                     return True
+            elif each not in functions or functions[each].random:
+                return True
         return False
 
     def kept_call(self, function: str, codes: list[str]) -> str:
@@ -1364,9 +1367,12 @@ class _Writer:
 
     # -- loops ----------------------------------------------------------------------------
     def loops(self, node: ast.GeneratorExp | ast.ListComp, innermost: Callable[[], None],
-              after_inner: str | None = None) -> None:
+              after_inner: str | None = None, chain: bool = False) -> None:
         """The nested `for` statements of a comprehension, each charged as the closures
-        charge it; `innermost` writes the body at the deepest level."""
+        charge it; `innermost` writes the body at the deepest level. With `chain`, the
+        turns of an unrolled innermost loop without conditions are not put in a loop
+        run once: `innermost` opens a block for the turns after its own (self.chained
+        tells it so), each closed after the last turn."""
         saved = self.names
         self.names = dict(saved)
         scope = self.scope
@@ -1375,6 +1381,7 @@ class _Writer:
         depth = 0
         gens = node.generators
         unrolled: list[Any] | None = None
+        chained = False
         try:
             for i, gen in enumerate(gens):
                 self.loop_sources.add(id(gen.iter))
@@ -1395,7 +1402,9 @@ class _Writer:
                     assert constants is not None
                     unrolled = constants
                     self.unrolled *= len(constants)
-                    self.emit(f"for {self.tmp('v')} in (0,):  # once: `break` leaves the turns")
+                    chained = chain and not gen.ifs
+                    if not chained:
+                        self.emit(f"for {self.tmp('v')} in (0,):  # once: `break` leaves the turns")
                     self.indent += 1
                 elif isinstance(gen.target, ast.Name):
                     var = self.tmp("v")
@@ -1429,6 +1438,15 @@ class _Writer:
                     self.emit("    continue")
             if unrolled is None:
                 innermost()
+            elif chained:
+                self.indent -= 1  # (no loop run once: the turns where it would be)
+                saved_chained, self.chained, start = self.chained, True, self.indent
+                try:
+                    self.turns(gens[-1], unrolled, innermost)
+                    if self.lines[-1].strip() == "else:":  # (the last turn's: no more)
+                        del self.lines[-1]
+                finally:
+                    self.chained, self.indent = saved_chained, start + 1
             else:
                 self.turns(gens[-1], unrolled, innermost)
         finally:
@@ -1564,8 +1582,12 @@ class _Writer:
             element = self.value(node.elt)
             self.emit(f"if not {element}:" if every else f"if {element}:")
             self.emit(f"    {r} = {not every}")
-            self.emit("    break")
-        self.loops(node, body, f"if {'not ' if every else ''}{r}: break")
+            if self.chained:  # the next turns run only when this one does not decide
+                self.emit("else:")
+                self.indent += 1
+            else:
+                self.emit("    break")
+        self.loops(node, body, f"if {'not ' if every else ''}{r}: break", chain=True)
         return r
 
 
