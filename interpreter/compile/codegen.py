@@ -211,6 +211,9 @@ class _Writer:
         """For a kept part that charges steps (by its name): the name of its steps."""
         self.kept_calls: dict[tuple[str, ...], tuple[list[str], str, str]] = {}
         self.kept_results: set[str] = set()
+        self.sourcing = False
+        """Whether what a loop goes through is being written (a definition's value there
+        is kept: the loop's turns often call it again)."""
         self.chained = False
         """Whether the turns of the unrolled loop being written are chained (see loops)."""
         """The names holding what kept_call gives (kept there already)."""
@@ -1272,7 +1275,8 @@ class _Writer:
             codes = self.values(args)
             function = self.obj(self.hooks.function(name), f"definition {name}")
             self.caches = True
-            if codes and not self.draws(name, frozenset()):
+            if codes and (self.loop_depth or self.sourcing) and not self.draws(
+                    name, frozenset()):
                 return self.places_given(name, self.kept_call(
                     function, [self.atom(c) for c in codes]))
             return self.places_given(name, f"{function}({', '.join(['env', *codes])})")
@@ -1385,7 +1389,11 @@ class _Writer:
         try:
             for i, gen in enumerate(gens):
                 self.loop_sources.add(id(gen.iter))
-                source = self.value(gen.iter)
+                sourcing, self.sourcing = self.sourcing, True
+                try:
+                    source = self.value(gen.iter)
+                finally:
+                    self.sourcing = sourcing
                 of_places = source in self.place_lists
                 targets = ex._target_names(gen.target) or []
                 inner = weighing.with_temps(targets)
