@@ -6,6 +6,8 @@ also when a step budget runs out part-way.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from interpreter.assemble.game import compile_game
@@ -73,6 +75,15 @@ def _legend(text: str) -> str:
                     for v in code.legend.values())
 
 
+_SCAN = ("any(all(top(offset(c, d, k)).colour == red for k in range(3)) "
+         "for c in cells(board) for d in directions)")
+
+_OF_MINE = "[top(offset(c, 'n', 1)) for c in mine(red) if c in mine(blue)]"
+_COUNTED = "len([k for k in range(3) if k != 1])"
+
+_CHAINED = "any(k > 1 for k in [0, 1, 2, 3])"
+_OUTER_KEPT = "len([c for c in mine(red) if c in mine(red)])"
+
 EXPRESSIONS = [
     "[offset(c, d, k) for c in cells(board) for d in directions for k in range(-4, 5)]",
     "[offset('b2', d, k) for d in ['n', 'se', 'up'] for k in [1, 3]]",
@@ -99,6 +110,24 @@ EXPRESSIONS = [
     "[k for k in [2, 1] if k > 1 or 'a' < 1]",
     "[col == red and len(mine(col)) > 0 for col in [red, blue] for k in range(2)]",
     "[[p for p in pieces('a1') if p != k] for k in range(3)]",
+    # a scan of every square in every direction (the square itself kept across directions)
+    _SCAN,
+    "any(all(top(offset(c, d, k)).colour == blue for k in range(2)) "
+    "for c in cells(board) for d in ['n', 'e', 'up'])",
+    "[[top(offset(c, d, k)).colour for k in [0, 1]] for c in cells(board) for d in orthogonal]",
+    "[top(offset(c, d, 0)) for c in cells(pile) for d in ['n', 'e']]",
+    "[bottom(offset(c, 'se', 1)).colour for c in cells(board)]",
+    # a definition's squares, read unchecked; a comprehension only counted
+    _OF_MINE, _COUNTED,
+    "[c == 'b2' for c in mine(blue) if c in near(red)]",
+    "len([1 // 0 for k in range(2)])", "len([k for k in range(5) if 1 // (k - 3) > 0])",
+    "len([[c, d] for c in cells(board) for d in orthogonal if empty(offset(c, d))])",
+    "[len([k for k in [1, 2] if offset(c, 'n', k) in mine(blue)]) for c in mine(red)]",
+    # the turns of any() and all() chained
+    _CHAINED, _OUTER_KEPT,
+    "all(any(k == j for j in [0, 1]) for k in range(3))",
+    "all(1 // (k - 1) > -5 for k in [3, 2, 1])", "any(k > 5 for k in [])",
+    "[any(top(offset(c, d)) == null for d in orthogonal) for c in cells(board)]",
 ]
 
 
@@ -150,3 +179,52 @@ def test_a_long_range_of_constants_is_not_written_out_in_the_source() -> None:
     assert _outcome(_FAST, text) == _outcome(_CAREFUL, text)
     sources = [code.source for code in _FAST.generated_code if code.what == text]
     assert sources and len(sources[0]) < 5_000
+
+
+def _source(text: str) -> str:
+    """The source generated for `text` (its latest)."""
+    _outcome(_FAST, text)
+    return [code.source for code in _FAST.generated_code if code.what == text][-1]
+
+
+def test_the_mark_on_a_square_an_offset_reaches_needs_only_a_test_for_null() -> None:
+    """A board's offset table gives a square or null, and a square's top piece is a piece
+    or null: reading its attribute asks nothing else (no type() of either)."""
+    text = "[top(offset(c, 'n', 1)).colour for c in cells(board)]"
+    assert _outcome(_FAST, text) == _outcome(_CAREFUL, text)
+    source = _source(text)
+    assert "type(" not in source
+    assert "f_top" not in _legend(text) and "none_or_give_up" not in _legend(text)
+
+
+def test_the_square_itself_is_read_once_for_every_direction() -> None:
+    """offset(c, d, 0) is c in every direction: what is computed of it in the first
+    direction's turn is kept for the others (one kept name, set in each of the eight
+    turns written out, computed in the first that runs)."""
+    source = _source(_SCAN)
+    kept = re.findall(r"if c\d+ == \(env.steps, len\(env.cache\)\): (c\d+) = ", source)
+    assert max((kept.count(name) for name in set(kept)), default=0) == 8
+
+
+def test_the_squares_a_definition_gives_are_read_unchecked() -> None:
+    """A definition that is a comprehension of a zone's cells gives a list of places: a
+    loop over it, and looking for a square in it, test nothing of what it holds."""
+    assert "type(" not in _source(_OF_MINE)
+
+
+def test_the_length_of_a_comprehension_counts_without_building_its_list() -> None:
+    source = _source(_COUNTED)
+    assert ".append(" not in source and "+= 1" in source
+
+
+def test_the_turns_of_any_and_all_are_chained() -> None:
+    """Each turn written out runs in the `else` of the one before: no loop run once to
+    leave by `break`."""
+    source = _source(_CHAINED)
+    assert "in (0,)" not in source and "break" not in source and "else:" in source
+
+
+def test_a_definitions_value_outside_a_loop_is_kept_for_the_loop() -> None:
+    """`for c in mine(red)` and `c in mine(red)` share what is kept: the second computes
+    nothing while the arguments are the same (both charged as the closures charge)."""
+    assert _source(_OUTER_KEPT).count(" and env.steps + c") == 2

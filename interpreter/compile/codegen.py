@@ -22,7 +22,7 @@ import ast
 import itertools
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -210,6 +210,13 @@ class _Writer:
         self.spent: dict[str, str] = {}
         """For a kept part that charges steps (by its name): the name of its steps."""
         self.kept_calls: dict[tuple[str, ...], tuple[list[str], str, str]] = {}
+        self.kept_results: set[str] = set()
+        self.sourcing = False
+        """Whether what a loop goes through is being written (a definition's value there
+        is kept: the loop's turns often call it again)."""
+        self.chained = False
+        """Whether the turns of the unrolled loop being written are chained (see loops)."""
+        """The names holding what kept_call gives (kept there already)."""
         """What kept_call keeps of each call (by function and arguments' codes)."""
         self.unrolled = 1
         """How many times the code being written is written out (the product of the
@@ -259,6 +266,12 @@ class _Writer:
         places gives, so reading a place needs no check of what it is."""
         self.place_lists: set[str] = set()
         """Codes known to be lists of places (a zone's cells, a square's neighbours)."""
+        self.places_or_null: set[str] = set()
+        """Codes known to be a place or null (a board's offset table read at a place):
+        reading one needs only a test for null."""
+        self.pieces_or_null: set[str] = set()
+        """Codes known to be a piece or null (the top of a place): reading an attribute
+        of one needs only a test for null."""
         self.flat: set[str] = set()
         """Codes known to be lists that hold no list: going through one costs its
         length, whatever compares it (see run.budget.walk_steps)."""
@@ -361,7 +374,8 @@ class _Writer:
     def same_kind(self, t: str, code: str) -> None:
         """`t` holds what `code` gives: what is known of one is known of the other."""
         for known in (self.lists, self.scalars, self.places, self.place_lists, self.flat,
-                      self.texts, self.ints, self.piece_lists):
+                      self.texts, self.ints, self.piece_lists, self.places_or_null,
+                      self.pieces_or_null):
             if code in known:
                 known.add(t)
 
@@ -373,7 +387,7 @@ class _Writer:
                                        and _is_list_display(code))
 
     def is_scalar(self, code: str) -> bool:
-        return code in self.scalars or _is_literal(code)
+        return code in self.scalars or code in self.places or _is_literal(code)
 
     def values(self, nodes: list[ast.expr]) -> list[str]:
         """Several values in order: one whose statements come after an earlier value's
@@ -424,8 +438,10 @@ class _Writer:
                     self.indent -= 1
                     self.lines = saved
                 if any("env.steps +=" in line for line in lines):
-                    if self.is_atom(code) or _constant_items(code) is not None:
-                        # (a constant such as range(3)'s list: charged where it is)
+                    if _is_literal(code) or _constant_items(code) is not None or (
+                            code in self.kept_results):
+                        # (a constant such as range(3)'s list: charged where it is; a
+                        # definition's value, kept by kept_call)
                         self.lines += [line[4:] for line in lines]
                         return code
                     # it charges steps: kept, they are charged again at once
@@ -441,7 +457,7 @@ class _Writer:
         place; 0 for none): in every turn of the loops inside that one it gives the same
         value. None when it may draw at random."""
         level = 0
-        for sub in ast.walk(node):
+        for sub in self.parts(node):
             if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
                 name = sub.func.id
                 if name in self.scope.definitions:
@@ -465,11 +481,52 @@ class _Writer:
                     level = max(level, inner)
         return level
 
+    def parts(self, node: ast.expr) -> Iterator[ast.AST]:
+        """The parts of `node` its value depends on: all of them (as ast.walk), but of
+        an offset at distance 0 from a place only the place (the square itself, in
+        whichever direction: the same in every turn of a loop over directions)."""
+        stack: list[ast.AST] = [node]
+        while stack:
+            sub = stack.pop()
+            yield sub
+            if isinstance(sub, ast.Call) and self.offset_itself(sub):
+                stack.append(sub.args[0])
+            else:
+                stack.extend(ast.iter_child_nodes(sub))
+
+    def offset_itself(self, node: ast.Call) -> bool:
+        """Whether `node` is offset(place, d, 0) with d a direction of the board whose
+        table at distance 0 gives each square itself (a place not on the board is not in
+        it: the careful path, whatever the direction)."""
+        if not (isinstance(node.func, ast.Name) and node.func.id == "offset"
+                and "offset" not in self.scope.definitions and len(node.args) == 3
+                and not node.keywords):
+            return False
+        place, direction, distance = node.args
+        code = self.names.get(place.id) if isinstance(place, ast.Name) else None
+        if not (isinstance(code, str) and code in self.places):
+            return False
+        k, d = self.constant_code(distance), self.constant_code(direction)
+        if k is None or d is None or _int_value(k) != 0 or _text_value(d) is None:
+            return False
+        tables = self.hooks.offsets(0)
+        d = _text_value(d)
+        table = tables.get(d) if tables is not None else None
+        return table is not None and all(k == v for k, v in table.items())
+
+    def constant_code(self, node: ast.expr) -> str | None:
+        """The code of a constant written out, or of a name an unrolled loop's turn
+        binds to one."""
+        if isinstance(node, ast.Constant):
+            return _literal(node.value) if type(node.value) in (int, str) else None
+        code = self.names.get(node.id) if isinstance(node, ast.Name) else None
+        return code if isinstance(code, str) else None
+
     def meaning(self, node: ast.expr) -> tuple[Any, ...]:
         """What `node` means where it is written: the node with what each of its names
         stands for (the same node written again in an unrolled loop's next turn means
         the same, unless it reads the loop's variable)."""
-        names = sorted({sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name)})
+        names = sorted({sub.id for sub in self.parts(node) if isinstance(sub, ast.Name)})
         return (id(node), *((n, e if isinstance(e := self.names.get(n), str) else id(e))
                             for n in names))
 
@@ -665,6 +722,10 @@ class _Writer:
             x, y = self.atom(x), self.atom(y)
             r = self.tmp()
             contains = self.obj(ex._contains)
+            if self.is_scalar(x) and y in self.lists:  # (as ex._contains charges it)
+                self.charge(f"len({y})")
+                self.emit(f"{r} = {x} in {y}")
+                return f"(not {r})" if isinstance(op, ast.NotIn) else r
             if self.is_scalar(x):
                 self.emit(f"if type({y}) is list:")
                 self.charge(f"len({y})", "    ")
@@ -743,8 +804,11 @@ class _Writer:
     def g_Attribute(self, node: ast.Attribute) -> str:
         table = self.obj(self.scope.attributes[node.attr], f"the {node.attr} of each piece")
         p = self.atom(self.value(node.value))
-        code = (f"({table}[{p}] if type({p}) is int and {p} >= 0 else "
-                f"None if {p} is None else {self.obj(none_or_give_up)}({p}))")
+        if p in self.pieces_or_null and not self.scope.track_pieces:
+            code = f"({table}[{p}] if {p} is not None else None)"
+        else:
+            code = (f"({table}[{p}] if type({p}) is int and {p} >= 0 else "
+                    f"None if {p} is None else {self.obj(none_or_give_up)}({p}))")
         if self.scope.track_pieces:  # a log line: note the piece it describes
             r = self.tmp()
             self.emit(f"{r} = {code}")
@@ -803,6 +867,9 @@ class _Writer:
         if name in ("any", "all") and len(node.args) == 1 and isinstance(
                 node.args[0], ast.GeneratorExp | ast.ListComp) and name in scope.functions:
             return self.quantifier(node.args[0], name == "all")
+        if name == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.ListComp) and (
+                name in scope.functions):
+            return self.counted(node.args[0])
         fn = scope.functions[name]
         if fn.random:
             self.random = True
@@ -832,6 +899,8 @@ class _Writer:
         given and `x` is null (off the board); anything else by the built-in."""
         if x in self.places:
             return f"({fast})"
+        if of_null and x in self.places_or_null:
+            return f"({fast} if {x} is not None else {of_null})"
         null = f"{of_null} if {x} is None else " if of_null else ""
         return (f"({fast} if type({x}) is int and {x} >= 0 else "
                 f"{null}{self.obj(impl)}(env, {x}))")
@@ -839,14 +908,21 @@ class _Writer:
     def f_top(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         s = self.tmp()
-        return self.at_place(x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl,
-                             "None")
+        return self.piece_or_null(x, self.at_place(
+            x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl, "None"))
+
+    def piece_or_null(self, x: str, code: str) -> str:
+        """`code`, the top or bottom of `x`, noted as a piece or null when `x` is known
+        to be a place or null (the built-in is then never called)."""
+        if x in self.places or x in self.places_or_null:
+            self.pieces_or_null.add(code)
+        return code
 
     def f_bottom(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         s = self.tmp()
-        return self.at_place(x, f"({s}[0] if ({s} := {self.sites()}[{x}]) else None)", impl,
-                             "None")
+        return self.piece_or_null(x, self.at_place(
+            x, f"({s}[0] if ({s} := {self.sites()}[{x}]) else None)", impl, "None"))
 
     def f_height(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
@@ -1056,7 +1132,11 @@ class _Writer:
         """The square `how` far from place `x` by its table (anything but a whole number
         by `slow`; a place not on the board is not in the table: the careful path)."""
         code = f"{self.obj(table, f'the square {how} of each')}[{x}]"
-        return code if x in self.places else f"({code} if type({x}) is int else {slow})"
+        if x not in self.places:
+            return f"({code} if type({x}) is int else {slow})"
+        # (a place not on the board is not in the table: the careful path)
+        (self.places if None not in table.values() else self.places_or_null).add(code)
+        return code
 
     def distance_tables(self) -> dict[int, dict[str, dict[int, int | None]]] | None:
         """Distance → direction → board square → the square that far that way, for every
@@ -1195,9 +1275,11 @@ class _Writer:
             codes = self.values(args)
             function = self.obj(self.hooks.function(name), f"definition {name}")
             self.caches = True
-            if codes and self.loop_depth and not self.draws(name, frozenset()):
-                return self.kept_call(function, [self.atom(c) for c in codes])
-            return f"{function}({', '.join(['env', *codes])})"
+            if codes and (self.loop_depth or self.sourcing) and not self.draws(
+                    name, frozenset()):
+                return self.places_given(name, self.kept_call(
+                    function, [self.atom(c) for c in codes]))
+            return self.places_given(name, f"{function}({', '.join(['env', *codes])})")
         names = {p: Deferred(a, self.scope, self.names)
                  for p, a in zip(params, args, strict=True)}
         saved = self.scope, self.names
@@ -1207,20 +1289,55 @@ class _Writer:
         finally:
             self.scope, self.names = saved
 
+    def places_given(self, name: str, code: str) -> str:
+        """`code`, the value of definition `name`, noted as a list of places when the
+        definition always gives one (a loop over it then reads them unchecked)."""
+        if self.gives_places(name):
+            for known in (self.lists, self.place_lists, self.flat):
+                known.add(code)
+        return code
+
+    def gives_places(self, name: str) -> bool:
+        """Whether a definition's value is always a list of places: a comprehension whose
+        element is its loop's variable, over the cells of a zone that is not per seat
+        (`[c for c in cells(board) if ...]`)."""
+        params, text = self.hooks.definition(name) or ([], "")
+        try:
+            tree = ex.parse(text)
+        except ex.ExpressionError:
+            return False
+        if not (isinstance(tree, ast.ListComp) and len(tree.generators) == 1):
+            return False
+        gen = tree.generators[0]
+        source = gen.iter
+        if not (isinstance(gen.target, ast.Name) and isinstance(tree.elt, ast.Name)
+                and tree.elt.id == gen.target.id and isinstance(source, ast.Call)
+                and isinstance(source.func, ast.Name) and source.func.id == "cells"
+                and len(source.args) == 1 and isinstance(source.args[0], ast.Name)):
+            return False
+        scope = self.hooks.ruleset_scope()
+        zone_name = source.args[0].id
+        if "cells" in scope.definitions or zone_name in params or zone_name == gen.target.id:
+            return False
+        found = scope.resolve_global(zone_name)
+        zone = found.value if isinstance(found, ex.Constant) else None
+        return hasattr(zone, "sites_in_play") and not getattr(zone, "per_seat", True)
+
     def draws(self, name: str, seen: frozenset[str]) -> bool:
         """Whether a definition may draw at random (itself, or a definition it uses)."""
         found = self.hooks.definition(name)
         if found is None or name in seen:
             return found is None
         functions, definitions = self.scope.functions, self.scope.definitions
-        for node in ast.walk(ex.parse(found[1])):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                called = node.func.id
-                if called in definitions:
-                    if self.draws(called, seen | {name}):
-                        return True
-                elif called not in functions or functions[called].random:
+        called = {node.func.id for node in ast.walk(ex.parse(found[1]))
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+        for each in sorted(called):  # (each once: a definition calling another twice
+            # is not looked into twice, nor twice again in that one)
+            if each in definitions:
+                if self.draws(each, seen | {name}):
                     return True
+            elif each not in functions or functions[each].random:
+                return True
         return False
 
     def kept_call(self, function: str, codes: list[str]) -> str:
@@ -1249,13 +1366,17 @@ class _Writer:
         self.emit(f"    if len(env.cache) == {cached}:")
         self.emit(f"        {', '.join([*keys, kept, spent])} = "
                   f"{', '.join([*codes, r, f'env.steps - {before}'])}")
+        self.kept_results.add(r)
         return r
 
     # -- loops ----------------------------------------------------------------------------
     def loops(self, node: ast.GeneratorExp | ast.ListComp, innermost: Callable[[], None],
-              after_inner: str | None = None) -> None:
+              after_inner: str | None = None, chain: bool = False) -> None:
         """The nested `for` statements of a comprehension, each charged as the closures
-        charge it; `innermost` writes the body at the deepest level."""
+        charge it; `innermost` writes the body at the deepest level. With `chain`, the
+        turns of an unrolled innermost loop without conditions are not put in a loop
+        run once: `innermost` opens a block for the turns after its own (self.chained
+        tells it so), each closed after the last turn."""
         saved = self.names
         self.names = dict(saved)
         scope = self.scope
@@ -1264,10 +1385,15 @@ class _Writer:
         depth = 0
         gens = node.generators
         unrolled: list[Any] | None = None
+        chained = False
         try:
             for i, gen in enumerate(gens):
                 self.loop_sources.add(id(gen.iter))
-                source = self.value(gen.iter)
+                sourcing, self.sourcing = self.sourcing, True
+                try:
+                    source = self.value(gen.iter)
+                finally:
+                    self.sourcing = sourcing
                 of_places = source in self.place_lists
                 targets = ex._target_names(gen.target) or []
                 inner = weighing.with_temps(targets)
@@ -1284,7 +1410,9 @@ class _Writer:
                     assert constants is not None
                     unrolled = constants
                     self.unrolled *= len(constants)
-                    self.emit(f"for {self.tmp('v')} in (0,):  # once: `break` leaves the turns")
+                    chained = chain and not gen.ifs
+                    if not chained:
+                        self.emit(f"for {self.tmp('v')} in (0,):  # once: `break` leaves the turns")
                     self.indent += 1
                 elif isinstance(gen.target, ast.Name):
                     var = self.tmp("v")
@@ -1318,6 +1446,15 @@ class _Writer:
                     self.emit("    continue")
             if unrolled is None:
                 innermost()
+            elif chained:
+                self.indent -= 1  # (no loop run once: the turns where it would be)
+                saved_chained, self.chained, start = self.chained, True, self.indent
+                try:
+                    self.turns(gens[-1], unrolled, innermost)
+                    if self.lines[-1].strip() == "else:":  # (the last turn's: no more)
+                        del self.lines[-1]
+                finally:
+                    self.chained, self.indent = saved_chained, start + 1
             else:
                 self.turns(gens[-1], unrolled, innermost)
         finally:
@@ -1424,6 +1561,27 @@ class _Writer:
 
     g_GeneratorExp = g_ListComp
 
+    def counted(self, node: ast.ListComp) -> str:
+        """len([... for ...]): its elements counted as the list would be built (each
+        computed, charged as it is), not kept in a list nobody reads."""
+        out = self.tmp()
+        self.emit(f"{out} = 0")
+        nested = len(node.generators) > 1
+        limit = self.scope.limits.list_length
+
+        def body() -> None:
+            element = self.value(node.elt)
+            if not self.is_atom(element):  # (computed for what computing it may stop)
+                self.emit(f"{self.tmp()} = {element}")
+            self.emit(f"{out} += 1")
+            if nested:
+                self.emit(f"if {out} > {limit}:")
+                self.emit(f"    {self.obj(too_long)}('list_length', 'a list', {out}, {limit})")
+        self.loops(node, body)
+        self.scalars.add(out)
+        self.ints.add(out)
+        return out
+
     def quantifier(self, node: ast.GeneratorExp | ast.ListComp, every: bool) -> str:
         r = self.tmp()
         self.emit(f"{r} = {every}")
@@ -1432,8 +1590,12 @@ class _Writer:
             element = self.value(node.elt)
             self.emit(f"if not {element}:" if every else f"if {element}:")
             self.emit(f"    {r} = {not every}")
-            self.emit("    break")
-        self.loops(node, body, f"if {'not ' if every else ''}{r}: break")
+            if self.chained:  # the next turns run only when this one does not decide
+                self.emit("else:")
+                self.indent += 1
+            else:
+                self.emit("    break")
+        self.loops(node, body, f"if {'not ' if every else ''}{r}: break", chain=True)
         return r
 
 
