@@ -158,3 +158,18 @@ def test_a_deck_of_plain_values_has_a_deal_that_does_not_ask_for_lists() -> None
     plain = sources["the deal of arrange, its condition inline (values that are not lists)"]
     general = sources["the deal of arrange, its condition inline"]
     assert "is list" in general and "is list" not in plain, plain
+
+
+def test_sorting_two_lists_joined_charges_once_and_stops_where_the_closures_stop() -> None:
+    """`sorted(without(cells(board), x) + [a])`: two lists known here (of places, of a
+    number) are joined in one line, its charge and sorted's made as one; wherever the
+    budget runs out, the closures' error and steps."""
+    text = "[sorted(without(cells(board), x) + [a]) for a in range(3)]"
+    _GAME.compile_expression(text, temps=["x"])
+    source = next(c.source for c in _GAME.generated_code if c.what == text)
+    assert re.search(r"env\.steps \+= len\((t\d+)\) \+ len\(\1\)\n", source), source
+    for x in (3, [1], "a"):
+        total = _stopped_at(_CAREFUL, text, x, 10_000_000)[2]
+        for limit in range(total + 2):
+            assert _stopped_at(_GAME, text, x, limit) == _stopped_at(_CAREFUL, text, x, limit), (
+                x, limit)

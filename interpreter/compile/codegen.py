@@ -632,6 +632,15 @@ class _Writer:
         """`list + list`, charged by its length like the careful path."""
         r = self.tmp()
         limit = self.scope.limits.list_length
+        if not self.unknown_lists(a, b):  # two lists: in one line (a charge after it, as
+            # sorted's, is then added to its charge)
+            self.emit(f"if len({a}) + len({b}) > {limit}: {slow}(env, {a}, {b})  # (too long)")
+            self.emit(f"{r} = {a} + {b}")
+            self.lists.add(r)
+            self.charge(f"len({r})")
+            if self.is_flat(a) and self.is_flat(b):
+                self.flat.add(r)
+            return r
         self.emit(f"if {self.unknown_lists(a, b)}len({a}) + len({b}) <= {limit}:")
         self.emit(f"    {r} = {a} + {b}")
         self.charge(f"len({r})", "    ")
