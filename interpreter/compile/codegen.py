@@ -790,8 +790,6 @@ class _Writer:
                     f"else {self.obj(subscript)}(env, {c}, {k}))")
         c = self.atom(c)
         if c in self.lists:  # known to be a list (an index out of range: the careful path)
-            if self.is_flat(c):  # an item of a list that holds no list
-                self.scalars.add(f"{c}[{k}]")
             return f"{c}[{k}]"
         return f"({c}[{k}] if type({c}) is list else {self.obj(subscript)}(env, {c}, {k}))"
 

@@ -22,7 +22,6 @@ from typing import Any
 from interpreter.compile import expressions as ex
 from interpreter.compile.codegen import (
     _BUILTINS,
-    _LIST_KINDS,
     FAST_FAILURES,
     OUTSIDE_LOOP,
     GeneratedCode,
@@ -75,27 +74,7 @@ def generate_deal(where: ast.expr | None, scope: ex.Scope | None,
                   sink: list[GeneratedCode] | None) -> Deal:
     """The deal; `where` (the checked condition's tree, with `scope` to generate it in)
     inline when given, else `careful(env, value, place, assigned)` is called (None: no
-    condition). With a condition, two deals are written: one for any values, and one for
-    values of which none is a list (colours, numbers: the usual deck), whose condition
-    compares what was dealt without asking each time whether it is a list; the deck says
-    which one deals."""
-    any_values = _deal(where, scope, careful, sink, plain=False)
-    if where is None or scope is None or scope.code is None:
-        return any_values
-    plain = _deal(where, scope, careful, sink, plain=True)
-
-    def deal(env: Any, steps: list[tuple[int, int, int, int]], deck: list[Any],
-             assigned: list[Any], places: list[int], r: int, tries: list[int],
-             per_place: int) -> tuple[int, bool]:
-        chosen = plain if _LIST_KINDS.isdisjoint(map(type, deck)) else any_values
-        return chosen(env, steps, deck, assigned, places, r, tries, per_place)
-    return deal
-
-
-def _deal(where: ast.expr | None, scope: ex.Scope | None, careful: Callable[..., Any] | None,
-          sink: list[GeneratedCode] | None, plain: bool) -> Deal:
-    """One generated deal; with `plain`, for a deck that holds no list (so neither does
-    `assigned`: what was dealt, or null)."""
+    condition)."""
     namespace: dict[str, Any] = {"overspent": overspent, "below": rngmod.below,
                                  "slow": careful, "forget": forget,
                                  "FAST_FAILURES": FAST_FAILURES}
@@ -109,9 +88,6 @@ def _deal(where: ast.expr | None, scope: ex.Scope | None, careful: Callable[...,
         w.loop_vars = dict.fromkeys(("a0", "a1", "a2"), OUTSIDE_LOOP)  # (change each step)
         w.lists.add("a2")  # what has been dealt where: a list, one item per place
         w.places.add("a1")  # (arrange checks every place before the deal)
-        if plain:
-            w.flat.add("a2")
-            w.scalars.add("a0")
         w.indent = 4
         result = w.value(where)
         if not w.random:  # a condition cannot draw (compiled without chance)
@@ -123,9 +99,7 @@ def _deal(where: ast.expr | None, scope: ex.Scope | None, careful: Callable[...,
             if w.caches:
                 body.append("            n1 = len(env.cache)")
                 restore.append("                forget(env.cache, n1)")
-            # (the budget's limit does not change while the deal runs: read once)
-            lines = [line.replace("env.step_limit", "step_limit") for line in w.lines]
-            body += ["            try:", *lines, f"                ok = {result}",
+            body += ["            try:", *w.lines, f"                ok = {result}",
                      "            except FAST_FAILURES:", *restore,
                      "                ok = slow(env, a0, a1, a2)"]
     if not body:
@@ -136,7 +110,7 @@ def _deal(where: ast.expr | None, scope: ex.Scope | None, careful: Callable[...,
     namespace["__builtins__"] = _BUILTINS
     exec(compile_source(source, "deal"), namespace)  # generated: names and numbers only
     if sink is not None:
-        what = "the deal of arrange, its condition inline" + (
-            " (values that are not lists)" if plain else "")
-        sink.append(GeneratedCode("deal", what, source, legend))
+        sink.append(GeneratedCode("deal", "the deal of arrange, its condition inline",
+                                  source, legend))
     return namespace["deal"]
+
