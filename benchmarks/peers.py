@@ -5,6 +5,7 @@ A benchmark, not a test: run it by hand, before and after a change to the hot pa
     python benchmarks/peers.py                          # every race, default sizes
     python benchmarks/peers.py --races caldera --repeats 7
     python benchmarks/peers.py -n 300 --caldera-games 30
+    python benchmarks/peers.py --races caldera --baseline /tmp/base --clock cpu
 
 Races (random playouts, uniform random players on both sides):
 
@@ -26,8 +27,9 @@ repeat to the next), so all of them see the same machine load; the table gives t
 of the repeats and the ratio engine / competitor. A batch plays at least --min-seconds:
 fast competitors play more rounds of games (Caldera: exactly --caldera-games on each side,
 the same seeds, so that the long tail of the set-up deal weighs the same on both).
-OpenSpiel is optional (`pip install -e ".[bench]"`); without it those rows are skipped
-with a note.
+With --baseline DIR, the engine of another checkout (old code, say) races too, in a
+process of its own, its batches in turn with the others'. OpenSpiel is optional
+(`pip install -e ".[bench]"`); without it those rows are skipped with a note.
 
 The engine plays through `play_game` with `make_agents` (its random player). The Caldera
 reference plays the same policy with the same players' seeds, so as long as the engine's
@@ -38,8 +40,11 @@ whether they did).
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -58,6 +63,11 @@ from interpreter.simulate.playout import agent_seed, make_agents, play_game  # n
 
 RULESETS = HERE / "rulesets"
 RACES = ("tic-tac-toe", "connect-four", "caldera")
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter,
+                                          "cpu": time.process_time}
+clock: Callable[[], float] = time.perf_counter
+"""What every batch is timed by (--clock): wall time, or this process's CPU time (less
+disturbed by other work on a shared machine; a baseline worker times its own CPU)."""
 
 Batch = Callable[[int], tuple[int, int, float, float]]
 """Play the games of one batch, from a first seed; returns (games, decisions, seconds for
@@ -122,18 +132,78 @@ def engine_batch(game_ref: str | Path, games: int, players: int = 2,
     def run(first: int) -> tuple[int, int, float, float]:
         setup = 0.0
         if time_setups:
-            started = time.perf_counter()
+            started = clock()
             for seed in range(first, first + games):
                 game.new_state(players, seed)
-            setup = time.perf_counter() - started
+            setup = clock() - started
         decisions = 0
-        started = time.perf_counter()
+        started = clock()
         for seed in range(first, first + games):
             result = play_game(game, players, seed, make_agents(players, seed),
                                keep_state=False)
             decisions += len(result.decisions)
-        return games, decisions, time.perf_counter() - started, setup
+        return games, decisions, clock() - started, setup
     return run
+
+
+# -- a baseline engine, in a process of its own --------------------------------------------
+
+class BaselineEngine:
+    """The engine of another checkout (--baseline DIR: its `interpreter` package), in a
+    process of its own that plays the batches it is sent, timed there by the same clock:
+    its batches run in turn with every other competitor's, so that old and new code see
+    the same machine load in one run."""
+
+    def __init__(self, tree: Path, clock_name: str) -> None:
+        self.tree = tree
+        path = os.pathsep.join(p for p in (str(tree), os.environ.get("PYTHONPATH")) if p)
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--clock", clock_name,
+             "--serve-baseline", str(tree)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONPATH": path})
+        self._ask(None)  # (it says it is ready once its engine is imported)
+
+    def _ask(self, request: list[Any] | None) -> Any:
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        if request is not None:
+            stdin.write(json.dumps(request) + "\n")
+            stdin.flush()
+        reply = stdout.readline()
+        if not reply:
+            raise SystemExit(f"the baseline engine at {self.tree} stopped (see above)")
+        return json.loads(reply)
+
+    def batch(self, game_ref: str | Path, games: int, players: int = 2,
+              time_setups: bool = False) -> Batch:
+        def run(first: int) -> tuple[int, int, float, float]:
+            g, d, whole, setup = self._ask([str(game_ref), games, players, time_setups, first])
+            return g, d, whole, setup
+        return run
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def serve_baseline(tree: Path) -> None:
+    """The baseline's process: play each batch asked for on stdin (one JSON list a line),
+    answer with its (games, decisions, seconds, set-up seconds)."""
+    import interpreter
+    found = Path(interpreter.__file__).resolve()
+    if tree.resolve() not in found.parents:
+        raise SystemExit(f"--baseline {tree}: Python imported the engine from {found}, "
+                         "not from that directory (is it a checkout of this project?)")
+    print(json.dumps("ready"), flush=True)
+    batches: dict[tuple[Any, ...], Batch] = {}
+    for line in sys.stdin:
+        game_ref, games, players, time_setups, first = json.loads(line)
+        key = (game_ref, games, players, time_setups)
+        if key not in batches:
+            batches[key] = engine_batch(game_ref, games, players, time_setups)
+        print(json.dumps(batches[key](first)), flush=True)
 
 
 # -- OpenSpiel-style batches ----------------------------------------------------------------
@@ -145,13 +215,13 @@ def openspiel_style_batch(game: Any, games: int) -> Batch:
         rng = random.Random(first)
         choice = rng.choice
         decisions = 0
-        started = time.perf_counter()
+        started = clock()
         for _ in range(games):
             state = game.new_initial_state()
             while not state.is_terminal():
                 state.apply_action(choice(state.legal_actions()))
                 decisions += 1
-        return games, decisions, time.perf_counter() - started, 0.0
+        return games, decisions, clock() - started, 0.0
     return run
 
 
@@ -173,25 +243,37 @@ def reference_batch(games: int, players: int = 2) -> Batch:
 
     def run(first: int) -> tuple[int, int, float, float]:
         seeds = range(first, first + games)
-        started = time.perf_counter()
+        started = clock()
         set_up = [caldera_reference.Caldera(seed, players) for seed in seeds]
-        setup = time.perf_counter() - started
+        setup = clock() - started
         decisions = 0
         for seed, game in zip(seeds, set_up, strict=True):
             agent_seeds = [agent_seed(seed, s) for s in range(1, players + 1)]
             _, log = caldera_reference.random_playout(seed, players, agent_seeds, game=game)
             decisions += len(log)
-        return games, decisions, time.perf_counter() - started, setup
+        return games, decisions, clock() - started, setup
     return run
 
 
 # -- the races -----------------------------------------------------------------------------
 
-def tic_tac_toe_race(games: int, pyspiel: Any, note: str) -> Race:
+def baseline_rows(baseline: BaselineEngine | None, game_ref: str | Path, games: int,
+                  time_setups: bool = False, one_round: bool = False) -> list[Competitor]:
+    """The same engine batch played by the baseline checkout, when there is one."""
+    if baseline is None:
+        return []
+    return [Competitor(f"Tabletop baseline ({baseline.tree})",
+                       baseline.batch(game_ref, games, time_setups=time_setups), games,
+                       one_round=one_round)]
+
+
+def tic_tac_toe_race(games: int, pyspiel: Any, note: str,
+                     baseline: BaselineEngine | None = None) -> Race:
     path = RULESETS / "tic-tac-toe.yaml"
     race = Race("tic-tac-toe", "games", [
         Competitor("Tabletop (benchmarks/rulesets/tic-tac-toe.yaml)",
-                   engine_batch(path, games), games, engine=True)])
+                   engine_batch(path, games), games, engine=True),
+        *baseline_rows(baseline, path, games)])
     if pyspiel is None:
         race.notes.append(note)
     else:
@@ -205,11 +287,13 @@ def tic_tac_toe_race(games: int, pyspiel: Any, note: str) -> Race:
     return race
 
 
-def connect_four_race(games: int, pyspiel: Any, note: str) -> Race:
+def connect_four_race(games: int, pyspiel: Any, note: str,
+                      baseline: BaselineEngine | None = None) -> Race:
     path = RULESETS / "connect-four.yaml"
     race = Race("connect-four", "games", [
         Competitor("Tabletop (benchmarks/rulesets/connect-four.yaml)",
                    engine_batch(path, games), games, engine=True),
+        *baseline_rows(baseline, path, games),
         Competitor("plain Python port (connect_four_python.py)",
                    openspiel_style_batch(ConnectFourGame(), games * 4), games * 4)])
     if pyspiel is None:
@@ -224,11 +308,12 @@ def connect_four_race(games: int, pyspiel: Any, note: str) -> Race:
     return race
 
 
-def caldera_race(games: int) -> Race:
+def caldera_race(games: int, baseline: BaselineEngine | None = None) -> Race:
     return Race("caldera", "decisions", [
         Competitor("Tabletop (rulesets/caldera.yaml)",
                    engine_batch("caldera", games, time_setups=True), games, engine=True,
                    one_round=True),
+        *baseline_rows(baseline, "caldera", games, time_setups=True, one_round=True),
         Competitor("hand-written Python (caldera_reference.py)", reference_batch(games),
                    games, one_round=True)])
 
@@ -312,7 +397,22 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="the median is reported")
     parser.add_argument("--min-seconds", type=float, default=0.5,
                         help="least time of a batch (more rounds are played); default 0.5")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="also race the engine of another checkout of this project "
+                        "(e.g. `git worktree add /tmp/base main`), in a process of its "
+                        "own, in turn with the others: ratio = this engine / that one")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="time batches by wall time or by CPU time of the process "
+                        "that plays them (steadier on a busy machine); default wall")
+    parser.add_argument("--serve-baseline", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global clock
+    clock = CLOCKS[args.clock]
+    if args.serve_baseline is not None:
+        serve_baseline(args.serve_baseline)
+        return
+    if args.baseline is not None and not (args.baseline / "interpreter").is_dir():
+        parser.error(f"--baseline {args.baseline}: no interpreter/ package there")
     wanted = [r.strip() for r in args.races.split(",") if r.strip()]
     for r in wanted:
         if r not in RACES:
@@ -321,13 +421,14 @@ def main() -> None:
         parser.error("-n, --caldera-games and --repeats must be at least 1")
 
     pyspiel, note = load_openspiel()
+    baseline = None if args.baseline is None else BaselineEngine(args.baseline, args.clock)
     races = []
     if "tic-tac-toe" in wanted:
-        races.append(tic_tac_toe_race(args.games, pyspiel, note))
+        races.append(tic_tac_toe_race(args.games, pyspiel, note, baseline))
     if "connect-four" in wanted:
-        races.append(connect_four_race(args.games, pyspiel, note))
+        races.append(connect_four_race(args.games, pyspiel, note, baseline))
     if "caldera" in wanted:
-        races.append(caldera_race(args.caldera_games))
+        races.append(caldera_race(args.caldera_games, baseline))
 
     competitors = [c for race in races for c in race.competitors]
     for repeat in range(args.repeats):
@@ -339,6 +440,8 @@ def main() -> None:
     for race in races:
         if race.name == "caldera":
             race.notes.append(same_games_note())
+    if baseline is not None:
+        baseline.close()
     report(races, args.repeats, args.min_seconds)
 
 

@@ -386,6 +386,11 @@ class _Writer:
         return code in self.lists or (code.startswith("[") and code.endswith("]")
                                        and _is_list_display(code))
 
+    def unknown_lists(self, *codes: str) -> str:
+        """The tests that `codes` are lists, for those not known to be (each followed by
+        `and`): a list built or kept here needs none."""
+        return "".join(f"type({c}) is list and " for c in codes if not self.is_list(c))
+
     def is_scalar(self, code: str) -> bool:
         return code in self.scalars or code in self.places or _is_literal(code)
 
@@ -684,8 +689,16 @@ class _Writer:
         """`list + list`, charged by its length like the careful path."""
         r = self.tmp()
         limit = self.scope.limits.list_length
-        self.emit(f"if type({a}) is list and type({b}) is list and "
-                  f"len({a}) + len({b}) <= {limit}:")
+        if not self.unknown_lists(a, b):  # two lists: in one line (a charge after it, as
+            # sorted's, is then added to its charge)
+            self.emit(f"if len({a}) + len({b}) > {limit}: {slow}(env, {a}, {b})  # (too long)")
+            self.emit(f"{r} = {a} + {b}")
+            self.lists.add(r)
+            self.charge(f"len({r})")
+            if self.is_flat(a) and self.is_flat(b):
+                self.flat.add(r)
+            return r
+        self.emit(f"if {self.unknown_lists(a, b)}len({a}) + len({b}) <= {limit}:")
         self.emit(f"    {r} = {a} + {b}")
         self.charge(f"len({r})", "    ")
         self.emit("else:")
@@ -731,7 +744,7 @@ class _Writer:
                 self.charge(f"len({y})", "    ")
                 self.emit(f"    {r} = {x} in {y}")
             elif self.is_flat(x):  # (as ex._contains charges it)
-                self.emit(f"if type({y}) is list and type({x}) is list:")
+                self.emit(f"if {self.unknown_lists(y, x)}True:")
                 self.charge(f"len({y}) * (len({x}) or 1)", "    ")
                 self.emit(f"    {r} = {x} in {y}")
             else:  # a list looked for is charged by what comparing it may go through
@@ -989,11 +1002,15 @@ class _Writer:
         list (and `also` holds), charged by its length as the built-in charges it;
         anything else by the built-in."""
         r = self.tmp()
-        self.emit(f"if type({x}) is list{also}:")
-        self.charge(f"len({x})", "    ")
-        self.emit(f"    {r} = {make}")
-        self.emit("else:")
-        self.emit(f"    {r} = {self.obj(impl)}(env, {', '.join(codes)})")
+        if not also and self.is_list(x):  # (a list built or kept here: no other case)
+            self.charge(f"len({x})")
+            self.emit(f"{r} = {make}")
+        else:
+            self.emit(f"if type({x}) is list{also}:")
+            self.charge(f"len({x})", "    ")
+            self.emit(f"    {r} = {make}")
+            self.emit("else:")
+            self.emit(f"    {r} = {self.obj(impl)}(env, {', '.join(codes)})")
         if is_list:
             self.lists.add(r)
         return r
@@ -2016,6 +2033,17 @@ def generate_listing(parts: OptionParts, scope: ex.Scope, slow_values: Callable[
         return slow_values, slow_exists
 
 
+def open_loop(w: _Writer, var: str) -> None:
+    """An option's `for` as a loop of the writer's own: a part of the condition (or of a
+    definition written out in it) that only uses the names of the loops around this one
+    is kept for a turn of theirs, as in a comprehension (an option's cap arrangement
+    without its origin, computed once per origin, not once per direction)."""
+    w.loop_depth += 1
+    w.loop_vars[var] = w.loop_depth
+    w.loop_inits.append([])
+    w.emit(f"{_INITS}{w.loop_depth}")  # (what is kept: set when the listing is written)
+
+
 def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what: str,
              exists: bool) -> Callable[[Any], Any]:
     hooks = scope.code
@@ -2086,6 +2114,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         w.emit(f"{out} = []")
     fail = "return False" if exists else f"return {out}"
     computed: dict[int, str] = {}
+    constants: dict[int, list[Any] | None] = {}
     loop_vars: list[str] = []
     for d in range(n + 1):
         for name, node in lets_at.get(d, []):
@@ -2098,7 +2127,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
             # (not measured here: what an option's `let` keeps is bound, and measured,
             # by its careful closure when the option is chosen)
             w.names[name] = var
-            w.loop_vars[var] = OUTSIDE_LOOP
+            w.loop_vars[var] = d  # (the same in every turn of the loops inside)
         for c in conds_at.get(d, []):
             w.emit(f"if not {w.value(c)}:")
             w.emit("    continue" if d else f"    {fail}")
@@ -2106,7 +2135,11 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
             w.precomputed[id(part)] = w.atom(w.value(part))
         for i in sources_at.get(d, []):
             w.loop_sources.add(id(parts.sources[i]))  # only gone through
-            code = computed[i] = w.atom(w.value(parts.sources[i]))
+            raw = w.value(parts.sources[i])
+            constants[i] = _constant_items(raw)
+            code = computed[i] = w.atom(raw)
+            if w.is_list(raw):  # (a written-out list kept in a name)
+                w.lists.add(code)
             if not flat_list(parts.sources[i], scope, hooks):
                 w.emit(f"if type({code}) is list and not {plain}.isdisjoint(map(type, {code})):"
                        f" {checked}(env, {code}, {limit}, {'for: ' + parts.names[i]!r})")
@@ -2119,16 +2152,26 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         items = w.tmp()
         what_for = f"'for: {parts.names[d]}'"
         w.emit(f"{items} = {source}")
-        w.emit(f"if type({items}) is list:")
-        w.charge(f"len({items}) * {per}", "    ")
-        w.emit("else:")
-        w.emit(f"    {items} = {w.obj(ex.loop_items)}(env, {items}, {per}, "
-               f"{what_for!r})")
+        if w.is_list(source):  # (a list built here, or written out)
+            w.lists.add(items)
+            w.charge(f"len({items}) * {per}")
+        else:
+            w.emit(f"if type({items}) is list:")
+            w.charge(f"len({items}) * {per}", "    ")
+            w.emit("else:")
+            w.emit(f"    {items} = {w.obj(ex.loop_items)}(env, {items}, {per}, "
+                   f"{what_for!r})")
         var = w.tmp("v")
         w.emit(f"for {var} in {items}:")
         w.indent += 1
         w.names[parts.names[d]] = var
-        w.loop_vars[var] = OUTSIDE_LOOP
+        open_loop(w, var)
+        known = constants.get(d)
+        if known and all(type(c) is str for c in known):  # (as a comprehension knows)
+            w.texts.add(var)
+        if known and all(type(c) is int for c in known):
+            w.ints.add(var)
+            w.int_items[var] = frozenset(known)
         if source in w.place_lists:
             w.places.add(var)
         loop_vars.append(var)
@@ -2137,6 +2180,8 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
         w.emit("return True")
     else:
         w.emit(f"{out}.append({values})")
+    for _ in loop_vars:
+        w.set_kept_afresh()
     w.indent = 2
     if not exists and not all(_distinct(s, scope) for s in parts.sources):
         w.emit(f"{out} = unique_options({out})")
