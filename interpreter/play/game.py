@@ -423,7 +423,11 @@ class Game:
         work is not charged to the game (its steps, names and cached definitions are
         dropped before the choice is carried out), so the game is the same step for
         step."""
-        m = machine.again() if machine is not None else Machine(self, state, limited=False)
+        # the sampling starts from what `machine` computed on its way to the pause (its
+        # values of definitions: the state is as it left it), the options' own listing
+        # being the work it did not do yet
+        m = (machine.again(keep_cache=True) if machine is not None
+             else Machine(self, state, limited=False))
         env = m.env
         raw = self._sample(state, seat, agent, searched, env)
         env.steps = 0

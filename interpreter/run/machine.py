@@ -33,6 +33,12 @@ DECISION_STEPS = 100
 game of many cheap decisions must run into its step budget too."""
 
 
+CALLS = "#calls"
+"""The key, in `Env.cache`, of the calls of definitions with parameters remembered for
+the state as it is (compile.codegen.remembered): no definition has that name. Kept in
+the cache, they go whenever it forgets anything."""
+
+
 class Env:
     """What expressions see: the state, the game, the current frame's locals, temporaries,
     and the step count that budgets the work they do."""
@@ -50,12 +56,13 @@ class Env:
         self.readers: dict[str, tuple[str, ...]] | None = game.cache_readers
         self.fresh(local_vars if local_vars is not None else {})
 
-    def fresh(self, local_vars: dict[str, Any]) -> None:
-        """As a new environment is: no temporaries, nothing cached, no steps yet."""
+    def fresh(self, local_vars: dict[str, Any], keep_cache: bool = False) -> None:
+        """As a new environment is: no temporaries, nothing cached (unless `keep_cache`:
+        the cache holds only values of the state as it is), no steps yet."""
         self.locals = local_vars
         if self.temps:
             self.temps.clear()
-        if self.cache:
+        if self.cache and not keep_cache:
             self.cache.clear()
         self.steps = 0
         self.step_limit: int = self.game.budgets.steps_per_decision
@@ -75,6 +82,7 @@ class Env:
             return
         for name in readers[change]:
             cache.pop(name, None)
+        cache.pop(CALLS, None)  # (a call may read what changed: remembered ones go)
 
 
 class Machine:
@@ -95,11 +103,14 @@ class Machine:
         if limited:  # (not for a machine that only decides: `decide` sets the limit)
             self.limit_steps(setup=state.decisions == 0)
 
-    def again(self) -> Machine:
+    def again(self, keep_cache: bool = False) -> Machine:
         """This machine, ready to advance its state from where it paused as a new one
-        would (a playout's decisions reuse one machine: cheaper than making one each)."""
+        would (a playout's decisions reuse one machine: cheaper than making one each).
+        With `keep_cache`, its environment keeps the definitions it computed on the way
+        (the state is as it left it: they are its values), for work that is not charged
+        to the game, such as listing the options at the pause."""
         st = self.state
-        self.env.fresh(st.frames[-1][1] if st.frames else {})
+        self.env.fresh(st.frames[-1][1] if st.frames else {}, keep_cache)
         if self.retry_snapshots:
             self.retry_snapshots = {}
         self.charged = 0
