@@ -1338,8 +1338,10 @@ class _Writer:
         self.emit(f"    {r} = {kept}")
         self.emit("else:")
         self.emit(f"    {before}, {cached} = env.steps, len(env.cache)")
-        call = (f"{self.remembering(codes)}({', '.join(['env', function, *codes])})"
-                if self.worth_remembering(name, frozenset())
+        # (within a loop, a call with several arguments is seldom made again with the
+        # same ones once the loop has moved on: remembering it would cost more)
+        call = (f"{self.obj(remembered1)}(env, {function}, {codes[0]})"
+                if len(codes) == 1 and self.worth_remembering(name, frozenset())
                 else f"{function}({', '.join(['env', *codes])})")
         self.emit(f"    {r} = {call}")
         self.emit(f"    if len(env.cache) == {cached}:")
