@@ -133,3 +133,26 @@ def test_a_playouts_random_player_lists_from_what_the_machine_computed() -> None
         searched.append(counted[0])
     assert states[0] == states[1]
     assert searched[0] < searched[1]
+
+
+def test_a_machine_that_did_not_advance_the_state_last_lists_afresh() -> None:
+    """Between two random decisions on one machine, another player's decision carried
+    out elsewhere (a searching player's, in a game of mixed players) changes the state:
+    what the machine computed before is not the state's any more."""
+    game = load_game("aquarius-rising", {})
+    players = game.max_seats
+    states = []
+    for reuse in (True, False):
+        state = game.new_state(players, 5)
+        agents = make_agents(players, 5)
+        machine = Machine(game, state, limited=False)
+        for number in range(40):
+            seat = game.deciding_seats(state)[0]
+            if number % 3:  # someone else's decisions (a whole turn), not on this machine
+                game.apply_trusted(state, seat, game.raw_options(state, seat)[-1],
+                                   words=False)
+            else:
+                game.play_sampled(state, seat, agents[seat], None,
+                                  machine if reuse else None, words=False)
+        states.append(state.to_json())
+    assert states[0] == states[1]

@@ -424,8 +424,8 @@ class Game:
         dropped before the choice is carried out), so the game is the same step for
         step."""
         # the sampling starts from what `machine` computed on its way to the pause (its
-        # values of definitions: the state is as it left it), the options' own listing
-        # being the work it did not do yet
+        # values of definitions), when no one advanced the state since (Machine.again),
+        # the options' own listing being the work it did not do yet
         m = (machine.again(keep_cache=True) if machine is not None
              else Machine(self, state, limited=False))
         env = m.env
@@ -433,7 +433,9 @@ class Game:
         env.steps = 0
         env.temps.clear()
         env.cache.clear()
-        return m.decide(self.choices[state.frames[-1][0]], seat, raw, words)
+        said = m.decide(self.choices[state.frames[-1][0]], seat, raw, words)
+        m.cache_for = state.decisions  # (it paused at the next decision, or the end)
+        return said
 
     def _sample(self, state: State, seat: int, agent: RandomAgent,
                 searched: list[int] | None, env: Env) -> tuple[int, tuple]:

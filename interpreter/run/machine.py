@@ -88,7 +88,7 @@ class Env:
 class Machine:
     """Runs one state forward; created for each advance, never stored."""
 
-    __slots__ = ("charged", "env", "fault", "game", "retry_snapshots", "state")
+    __slots__ = ("cache_for", "charged", "env", "fault", "game", "retry_snapshots", "state")
 
     def __init__(self, game: Game, state: State, limited: bool = True) -> None:
         self.game = game
@@ -100,16 +100,22 @@ class Machine:
         self.fault = -1
         """Where in a generated stretch an error came from (its instruction's position):
         the machine only knows the position the stretch started at."""
+        self.cache_for = -1
+        """The decisions the state had when this machine paused at the next one (set by
+        whoever saw it get there: Game.play_sampled): while the state still has that
+        many, no one else advanced it, and what `env` computed is its values."""
         if limited:  # (not for a machine that only decides: `decide` sets the limit)
             self.limit_steps(setup=state.decisions == 0)
 
     def again(self, keep_cache: bool = False) -> Machine:
         """This machine, ready to advance its state from where it paused as a new one
         would (a playout's decisions reuse one machine: cheaper than making one each).
-        With `keep_cache`, its environment keeps the definitions it computed on the way
-        (the state is as it left it: they are its values), for work that is not charged
-        to the game, such as listing the options at the pause."""
+        With `keep_cache`, its environment keeps the definitions it computed on the way,
+        when the state is as it left it (`cache_for`: they are its values), for work that
+        is not charged to the game, such as listing the options at the pause."""
         st = self.state
+        keep_cache = keep_cache and self.cache_for == st.decisions
+        self.cache_for = -1
         self.env.fresh(st.frames[-1][1] if st.frames else {}, keep_cache)
         if self.retry_snapshots:
             self.retry_snapshots = {}
