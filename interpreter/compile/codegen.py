@@ -30,6 +30,7 @@ from interpreter.compile import expressions as ex
 from interpreter.compile.functions import first_of_each_kind
 from interpreter.errors import BudgetError, RuleError
 from interpreter.run.budget import option_values, overspent, too_long
+from interpreter.run.machine import CALLS
 from interpreter.run.tables import (
     ALL_DIRECTIONS,
     DIAGONAL,
@@ -85,9 +86,58 @@ def overspent_part(env: Any, rests: tuple[int, ...]) -> None:
 
 def forget(cache: dict[str, Any], kept: int) -> None:
     """Hand back the definitions the fast path computed (in insertion order, after the
-    first `kept`), so the careful path computes and charges them as it would have."""
+    first `kept`), so the careful path computes and charges them as it would have (the
+    remembered calls go too: their steps left out what is handed back)."""
     for key in list(cache)[kept:]:
         del cache[key]
+    cache.pop(CALLS, None)
+
+
+def remembered(env: Any, function: Callable[..., Any], *args: Any) -> Any:
+    """`function(env, *args)`: a definition with parameters that draws nothing and loops
+    (`Writer.worth_remembering`). Its value and the steps it charged are remembered for
+    the state as it is, and a call with the same arguments (numbers, texts, null) charges
+    those steps again at once instead of computing it. The steps are remembered only
+    from a call that put no definition into the cache (a later call would charge less),
+    charged at once only when the budget allows them all (else the call runs, to stop at
+    the very step the careful path stops at); any change to the state, or a definition
+    forgotten, forgets them all (run.machine.CALLS)."""
+    for a in args:
+        if type(a) is not int and type(a) is not str and a is not None:
+            return function(env, *args)  # (1 == True == 1.0: only plain keys)
+    cache = env.cache
+    calls = cache.get(CALLS)
+    if calls is None:
+        calls = cache[CALLS] = {}
+    key = (function, *args)
+    found = calls.get(key)
+    if found is not None and env.steps + found[1] <= env.step_limit:
+        env.steps += found[1]
+        return found[0]
+    before, cached = env.steps, len(cache)
+    value = function(env, *args)
+    if len(cache) == cached:
+        calls[key] = (value, env.steps - before)
+    return value
+
+
+def remembered1(env: Any, function: Callable[..., Any], a: Any) -> Any:
+    """`remembered` for one argument, written out (the hottest calls take one)."""
+    if type(a) is not int and type(a) is not str and a is not None:
+        return function(env, a)
+    cache = env.cache
+    calls = cache.get(CALLS)
+    if calls is None:
+        calls = cache[CALLS] = {}
+    found = calls.get((function, a))
+    if found is not None and env.steps + found[1] <= env.step_limit:
+        env.steps += found[1]
+        return found[0]
+    before, cached = env.steps, len(cache)
+    value = function(env, a)
+    if len(cache) == cached:
+        calls[(function, a)] = (value, env.steps - before)
+    return value
 
 
 def subscript(env: Any, container: Any, key: Any) -> Any:
@@ -196,6 +246,10 @@ class CodeHooks:
     """For each definition: whether its value is never a list."""
     flat: dict[str, bool] = field(default_factory=dict)
     """For each definition: whether its value, a list, can never hold a list."""
+    loops: dict[str, bool] = field(default_factory=dict)
+    """For each definition: whether it loops (see _Writer.worth_remembering)."""
+    draws: dict[str, bool] = field(default_factory=dict)
+    """For each definition: whether it may draw at random (see _Writer.draws)."""
 
 
 class _Writer:
@@ -1292,10 +1346,16 @@ class _Writer:
             codes = self.values(args)
             function = self.obj(self.hooks.function(name), f"definition {name}")
             self.caches = True
-            if codes and (self.loop_depth or self.sourcing) and not self.draws(
-                    name, frozenset()):
-                return self.places_given(name, self.kept_call(
-                    function, [self.atom(c) for c in codes]))
+            if codes and (self.loop_depth or self.sourcing
+                          or self.worth_remembering(name, frozenset())) \
+                    and not self.draws(name, frozenset()):
+                if self.loop_depth or self.sourcing:
+                    return self.places_given(name, self.kept_call(
+                        function, [self.atom(c) for c in codes], name))
+                if not any(self.is_list(c) or _listed(a)
+                           for c, a in zip(codes, args, strict=True)):
+                    return self.places_given(name, f"{self.remembering(codes)}("
+                                             f"{', '.join(['env', function, *codes])})")
             return self.places_given(name, f"{function}({', '.join(['env', *codes])})")
         names = {p: Deferred(a, self.scope, self.names)
                  for p, a in zip(params, args, strict=True)}
@@ -1341,23 +1401,57 @@ class _Writer:
         return hasattr(zone, "sites_in_play") and not getattr(zone, "per_seat", True)
 
     def draws(self, name: str, seen: frozenset[str]) -> bool:
-        """Whether a definition may draw at random (itself, or a definition it uses)."""
+        """Whether a definition may draw at random (itself, or a definition it uses);
+        known once for each definition (definitions never call each other in a circle)."""
+        known = self.hooks.draws.get(name)
+        if known is not None:
+            return known
         found = self.hooks.definition(name)
         if found is None or name in seen:
             return found is None
         functions, definitions = self.scope.functions, self.scope.definitions
         called = {node.func.id for node in ast.walk(ex.parse(found[1]))
                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+        draws = False
         for each in sorted(called):  # (each once: a definition calling another twice
             # is not looked into twice, nor twice again in that one)
             if each in definitions:
                 if self.draws(each, seen | {name}):
-                    return True
+                    draws = True
+                    break
             elif each not in functions or functions[each].random:
-                return True
-        return False
+                draws = True
+                break
+        self.hooks.draws[name] = draws
+        return draws
 
-    def kept_call(self, function: str, codes: list[str]) -> str:
+    def worth_remembering(self, name: str, seen: frozenset[str]) -> bool:
+        """Whether a definition loops (itself, or a definition it uses): remembering its
+        calls (`remembered`) costs less than computing it again; a few comparisons cost
+        less than remembering them."""
+        known = self.hooks.loops.get(name)
+        if known is not None:
+            return known
+        found = self.hooks.definition(name)
+        if found is None or name in seen:
+            return False
+        definitions = self.scope.definitions
+        loops = False
+        for node in ast.walk(ex.parse(found[1])):
+            if isinstance(node, ast.comprehension) or (
+                    isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in definitions
+                    and self.worth_remembering(node.func.id, seen | {name})):
+                loops = True
+                break
+        self.hooks.loops[name] = loops
+        return loops
+
+    def remembering(self, codes: list[str]) -> str:
+        """The helper that remembers a call with these arguments."""
+        return self.obj(remembered1) if len(codes) == 1 else self.obj(remembered)
+
+    def kept_call(self, function: str, codes: list[str], name: str) -> str:
         """A definition called inside a loop: its value and the steps it charged are kept,
         and while it is called with the same arguments (the very same values) it is not
         computed again but charged again, the same steps at once. The state does not
@@ -1379,7 +1473,12 @@ class _Writer:
         self.emit(f"    {r} = {kept}")
         self.emit("else:")
         self.emit(f"    {before}, {cached} = env.steps, len(env.cache)")
-        self.emit(f"    {r} = {function}({', '.join(['env', *codes])})")
+        # (within a loop, a call with several arguments is seldom made again with the
+        # same ones once the loop has moved on: remembering it would cost more)
+        call = (f"{self.obj(remembered1)}(env, {function}, {codes[0]})"
+                if len(codes) == 1 and self.worth_remembering(name, frozenset())
+                else f"{function}({', '.join(['env', *codes])})")
+        self.emit(f"    {r} = {call}")
         self.emit(f"    if len(env.cache) == {cached}:")
         self.emit(f"        {', '.join([*keys, kept, spent])} = "
                   f"{', '.join([*codes, r, f'env.steps - {before}'])}")
@@ -1614,6 +1713,20 @@ class _Writer:
                 self.emit("    break")
         self.loops(node, body, f"if {'not ' if every else ''}{r}: break", chain=True)
         return r
+
+
+_LISTING = frozenset({"panels", "edge", "stack", "pieces", "above", "below", "neighbours",
+                      "cells", "distinct", "sorted", "reversed", "range", "without"})
+"""Built-ins whose value is a list."""
+
+
+def _listed(node: ast.expr) -> bool:
+    """Whether an expression surely gives a list (a call with it is not remembered:
+    only calls with numbers, texts and null are)."""
+    if isinstance(node, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp):
+        return True
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in _LISTING)
 
 
 def _literal(value: Any) -> str:

@@ -423,13 +423,19 @@ class Game:
         work is not charged to the game (its steps, names and cached definitions are
         dropped before the choice is carried out), so the game is the same step for
         step."""
-        m = machine.again() if machine is not None else Machine(self, state, limited=False)
+        # the sampling starts from what `machine` computed on its way to the pause (its
+        # values of definitions), when no one advanced the state since (Machine.again),
+        # the options' own listing being the work it did not do yet
+        m = (machine.again(keep_cache=True) if machine is not None
+             else Machine(self, state, limited=False))
         env = m.env
         raw = self._sample(state, seat, agent, searched, env)
         env.steps = 0
         env.temps.clear()
         env.cache.clear()
-        return m.decide(self.choices[state.frames[-1][0]], seat, raw, words)
+        said = m.decide(self.choices[state.frames[-1][0]], seat, raw, words)
+        m.cache_for = state.decisions  # (it paused at the next decision, or the end)
+        return said
 
     def _sample(self, state: State, seat: int, agent: RandomAgent,
                 searched: list[int] | None, env: Env) -> tuple[int, tuple]:

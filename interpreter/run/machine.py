@@ -33,6 +33,12 @@ DECISION_STEPS = 100
 game of many cheap decisions must run into its step budget too."""
 
 
+CALLS = "#calls"
+"""The key, in `Env.cache`, of the calls of definitions with parameters remembered for
+the state as it is (compile.codegen.remembered): no definition has that name. Kept in
+the cache, they go whenever it forgets anything."""
+
+
 class Env:
     """What expressions see: the state, the game, the current frame's locals, temporaries,
     and the step count that budgets the work they do."""
@@ -50,12 +56,13 @@ class Env:
         self.readers: dict[str, tuple[str, ...]] | None = game.cache_readers
         self.fresh(local_vars if local_vars is not None else {})
 
-    def fresh(self, local_vars: dict[str, Any]) -> None:
-        """As a new environment is: no temporaries, nothing cached, no steps yet."""
+    def fresh(self, local_vars: dict[str, Any], keep_cache: bool = False) -> None:
+        """As a new environment is: no temporaries, nothing cached (unless `keep_cache`:
+        the cache holds only values of the state as it is), no steps yet."""
         self.locals = local_vars
         if self.temps:
             self.temps.clear()
-        if self.cache:
+        if self.cache and not keep_cache:
             self.cache.clear()
         self.steps = 0
         self.step_limit: int = self.game.budgets.steps_per_decision
@@ -75,12 +82,13 @@ class Env:
             return
         for name in readers[change]:
             cache.pop(name, None)
+        cache.pop(CALLS, None)  # (a call may read what changed: remembered ones go)
 
 
 class Machine:
     """Runs one state forward; created for each advance, never stored."""
 
-    __slots__ = ("charged", "env", "fault", "game", "retry_snapshots", "state")
+    __slots__ = ("cache_for", "charged", "env", "fault", "game", "retry_snapshots", "state")
 
     def __init__(self, game: Game, state: State, limited: bool = True) -> None:
         self.game = game
@@ -92,14 +100,23 @@ class Machine:
         self.fault = -1
         """Where in a generated stretch an error came from (its instruction's position):
         the machine only knows the position the stretch started at."""
+        self.cache_for = -1
+        """The decisions the state had when this machine paused at the next one (set by
+        whoever saw it get there: Game.play_sampled): while the state still has that
+        many, no one else advanced it, and what `env` computed is its values."""
         if limited:  # (not for a machine that only decides: `decide` sets the limit)
             self.limit_steps(setup=state.decisions == 0)
 
-    def again(self) -> Machine:
+    def again(self, keep_cache: bool = False) -> Machine:
         """This machine, ready to advance its state from where it paused as a new one
-        would (a playout's decisions reuse one machine: cheaper than making one each)."""
+        would (a playout's decisions reuse one machine: cheaper than making one each).
+        With `keep_cache`, its environment keeps the definitions it computed on the way,
+        when the state is as it left it (`cache_for`: they are its values), for work that
+        is not charged to the game, such as listing the options at the pause."""
         st = self.state
-        self.env.fresh(st.frames[-1][1] if st.frames else {})
+        keep_cache = keep_cache and self.cache_for == st.decisions
+        self.cache_for = -1
+        self.env.fresh(st.frames[-1][1] if st.frames else {}, keep_cache)
         if self.retry_snapshots:
             self.retry_snapshots = {}
         self.charged = 0
