@@ -128,6 +128,9 @@ EXPRESSIONS = [
     "all(any(k == j for j in [0, 1]) for k in range(3))",
     "all(1 // (k - 1) > -5 for k in [3, 2, 1])", "any(k > 5 for k in [])",
     "[any(top(offset(c, d)) == null for d in orthogonal) for c in cells(board)]",
+    # a quantifier over a loop not written out, inside a chained turn: not chained itself
+    "all(any(j == k for j in range(k + 1)) for k in [1, 2, 3])",
+    "any(all(c != 'a1' for c in mine(col)) and col == blue for col in ['red', 'blue'])",
 ]
 
 

@@ -1502,6 +1502,8 @@ class _Writer:
         gens = node.generators
         unrolled: list[Any] | None = None
         chained = False
+        # (a comprehension inside a chained turn is not chained itself, unless it says so)
+        outer_chained, self.chained = self.chained, False
         try:
             for i, gen in enumerate(gens):
                 self.loop_sources.add(id(gen.iter))
@@ -1574,6 +1576,7 @@ class _Writer:
             else:
                 self.turns(gens[-1], unrolled, innermost)
         finally:
+            self.chained = outer_chained
             if unrolled is not None:
                 self.unrolled //= len(unrolled)
             for _ in range(depth):
