@@ -146,6 +146,10 @@ def print_table(names: list[str], trees: list[Path], times: dict[tuple[str, int]
     ratios = "".join(f"{str(t + 1) + '/1':>8}" for t in range(1, len(trees)))
     print(f"{'game':<{width}}{'seats':>6}{'n':>4}{head}{ratios}")
     for name in names:
+        if not all(times[name, t] for t in range(len(trees))):
+            print(f"{name:<{width}}{seats_of(name):>6}   0  (its games end before decision "
+                  f"{DECISIONS[0]})")
+            continue
         medians = [statistics.median(times[name, t]) for t in range(len(trees))]
         cells = "".join(f"{m:>10.3f}" for m in medians)
         rel = "".join(f"{m / medians[0]:>8.2f}" for m in medians[1:])
