@@ -104,10 +104,15 @@ def play_one(job: tuple[dict[str, Any], str, bool, int, int, str]) -> dict[str, 
             "cpu_seconds": round(time.process_time() - cpu, 2)}
 
 
+def _options_text(options: dict[str, Any]) -> str:
+    """A configuration's options as one key, the same for a record and a configuration."""
+    return ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+
+
 def report(records: list[dict[str, Any]]) -> str:
     groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
-        options = ",".join(f"{k}={v}" for k, v in sorted(r["options"].items()))
+        options = _options_text(r["options"])
         groups[(r["game"], options, r["players"], r["agent"], r["mirror"],
                 r.get("versus", "random"))].append(r)
     lines = ["| game | options | players | agent | games | wins | draws | win rate (95% CI) "
@@ -142,14 +147,14 @@ def missing(records: list[dict[str, Any]], games: int) -> str:
     by_config: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         if not r["mirror"] and r.get("versus", "random") == "random":
-            options = ",".join(f"{k}={v}" for k, v in sorted(r["options"].items()))
+            options = _options_text(r["options"])
             by_config[(r["game"], options, r["players"], r["agent"])].append(r)
     lines = ["| game | options | players | agent | games | left | s/game | core-hours left |",
              "|---|---|---|---|---|---|---|---|"]
     total = 0.0
     unknown = 0
     for config in configurations(None, None):
-        options = ",".join(f"{k}={v}" for k, v in sorted(config["options"].items()))
+        options = _options_text(config["options"])
         for agent in STANDARD_AGENTS:
             if agent == "ismcts" and config["game"] not in HIDDEN:
                 continue
