@@ -271,3 +271,29 @@ def test_panels_are_read_from_tables_made_at_compile_time(tiles: Game,
     st.piece_vars["facing"][start] = 90  # as it lies: its own facing
     assert f_panels(tiles.env(st), start) == turned[start, 90][0]
     assert f_panels(tiles.env(st), start) is not f_panels(tiles.env(st), start)
+
+
+
+def test_panels_longer_than_the_list_budget_stop_at_budgets_list_length(
+        tiles: Game, tmp_path: Path) -> None:
+    """The built-ins skip checking the lists they hand out against budgets.list_length
+    only when no piece's panels or edge could be longer (PanelsInfo.lengthy): with a
+    budget shorter than a tile's four panels, panels() still stops there, as a list any
+    other built-in makes does."""
+    from interpreter.compile.functions import f_edge, f_panels
+    from interpreter.errors import BudgetError
+    from interpreter.run.machine import Env
+
+    assert tiles.panels is not None and not tiles.panels.lengthy  # the usual budget
+    text = TILES.read_text()
+    assert "\nbudgets:" not in text
+    path = tmp_path / "short.yaml"
+    path.write_text(text + "\nbudgets: {list_length: 3}\n")
+    short = compile_game(load(path))
+    assert short.panels is not None and short.panels.lengthy
+    st = tiles.new_state(2, seed=1)  # (the same pieces: the short game cannot start)
+    tile = value(tiles, st, "bottom(place('0,0'))")
+    assert len(f_panels(Env(tiles, st), tile, 0)) == 4
+    assert len(f_edge(Env(short, st), tile, "n", 0)) == 3
+    with pytest.raises(BudgetError, match=r"budgets\.list_length"):
+        f_panels(Env(short, st), tile, 0)

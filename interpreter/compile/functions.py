@@ -313,36 +313,28 @@ def f_panel(env: Any, piece: Any, region: Any, facing: Any = None) -> Any:
     if piece is None:
         return None
     panels = env.game.panels
-    if panels is not None and type(region) is str:
-        table = panels.cells.get((_facing(env, panels, piece, facing), region))
+    if panels is not None and type(region) is str and type(piece) is int \
+            and 0 <= piece < panels.count:
+        if facing is None:  # (_facing, written out: these built-ins are the hottest)
+            facing = 0 if panels.facing is None else env.state.piece_vars[panels.facing][piece]
+        table = panels.cells.get((facing, region)) if type(facing) is int else None
         if table is not None:  # a piece at a facing it may take: made at compile time
             return table[piece]
     panels, p = _panels(env, piece, "panel")
     return panels.value(env, p, region, facing)
 
 
-def _facing(env: Any, panels: Any, piece: Any, facing: Any) -> Any:
-    """The facing a panel built-in reads `piece` at (the one asked for, or the one it
-    lies at), when `piece` is a piece and that facing a whole number; else None (the
-    built-in then goes the careful way, which explains what is wrong)."""
-    if type(piece) is not int or not 0 <= piece < len(panels.paneled):
-        return None
-    if facing is None:
-        facing = 0 if panels.facing is None else env.state.piece_vars[panels.facing][piece]
-    return facing if type(facing) is int else None
-
-
 def f_panels(env: Any, piece: Any, facing: Any = None) -> list[Any]:
     if piece is None:
         return []
     panels = env.game.panels
-    if panels is not None and type(piece) is int and 0 <= piece < len(panels.paneled):
-        if facing is None:  # (_facing, written out: the most used of the three)
+    if panels is not None and type(piece) is int and 0 <= piece < panels.count:
+        if facing is None:  # (_facing, written out)
             facing = 0 if panels.facing is None else env.state.piece_vars[panels.facing][piece]
         table = panels.all_values.get(facing) if type(facing) is int else None
         if table is not None:  # a piece at a facing it may take: made at compile time
             out = list(table[piece])
-            if len(out) > env.game.limits.list_length:  # _built, written out
+            if panels.lengthy and len(out) > env.game.limits.list_length:  # (_built)
                 too_long("list_length", "a list", len(out), env.game.limits.list_length)
             env.steps += len(out)
             if env.steps > env.step_limit:
@@ -356,11 +348,14 @@ def f_edge(env: Any, piece: Any, side: Any, facing: Any = None) -> list[Any]:
     if piece is None:
         return []
     panels = env.game.panels
-    if panels is not None and type(side) is str:
-        table = panels.edges.get((_facing(env, panels, piece, facing), side))
+    if panels is not None and type(side) is str and type(piece) is int \
+            and 0 <= piece < panels.count:
+        if facing is None:  # (_facing, written out)
+            facing = 0 if panels.facing is None else env.state.piece_vars[panels.facing][piece]
+        table = panels.edges.get((facing, side)) if type(facing) is int else None
         if table is not None:  # a piece at a facing it may take: made at compile time
             out = list(table[piece])
-            if len(out) > env.game.limits.list_length:  # _built, written out
+            if panels.lengthy and len(out) > env.game.limits.list_length:  # (_built)
                 too_long("list_length", "a list", len(out), env.game.limits.list_length)
             env.steps += len(out)
             if env.steps > env.step_limit:

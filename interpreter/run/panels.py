@@ -48,6 +48,11 @@ class PanelsInfo:
     edges: dict[tuple[int, str], list[tuple[Any, ...]]] = field(default_factory=dict)
     """(facing, side) → for each piece, the values along that side as ``edge()`` gives
     them (a piece without panels: none)."""
+    count: int = 0
+    """How many pieces the tables above cover (the game's pieces; none before compile)."""
+    lengthy: bool = True
+    """Whether a piece's panels or edge in those tables could be longer than the game's
+    budgets.list_length (the built-ins then check each list they hand out)."""
 
     def __post_init__(self) -> None:
         rows, cols = len(self.layout), len(self.layout[0])
@@ -87,6 +92,10 @@ class PanelsInfo:
                 self.edges[facing, side] = [
                     tuple(None if a is None else attrs[a][p] for a in line)
                     if self.paneled[p] else () for p in pieces]
+        self.count = len(self.paneled)
+        longest = max((len(v) for table in [*self.all_values.values(), *self.edges.values()]
+                       for v in table), default=0)
+        self.lengthy = longest > game.limits.list_length
 
     def has_panels(self, game: Any, piece: int) -> bool:
         return self.paneled[piece]
