@@ -1218,15 +1218,21 @@ class _Writer:
         label = f"the square {distance} step(s) in each direction of each"
         checks = [f"type({x}) is int" if x not in self.places else "",
                   f"type({d}) is str" if d not in self.texts else ""]
-        return _guarded(f"{self.obj(tables, label)}[{d}][{x}]", checks,
-                        f"{self.obj(impl)}(env, {x}, {rest})")
+        return self.place_or_null(_guarded(f"{self.obj(tables, label)}[{d}][{x}]", checks,
+                                           f"{self.obj(impl)}(env, {x}, {rest})"))
+
+    def place_or_null(self, code: str) -> str:
+        """`code`, an offset (by a table, else by the built-in, which gives a place or
+        null whatever it is given, or fails): reading the place needs a test for null only."""
+        self.places_or_null.add(code)
+        return code
 
     def offset_table(self, table: dict[int, int | None], how: str, x: str, slow: str) -> str:
         """The square `how` far from place `x` by its table (anything but a whole number
         by `slow`; a place not on the board is not in the table: the careful path)."""
         code = f"{self.obj(table, f'the square {how} of each')}[{x}]"
         if x not in self.places:
-            return f"({code} if type({x}) is int else {slow})"
+            return self.place_or_null(f"({code} if type({x}) is int else {slow})")
         # (a place not on the board is not in the table: the careful path)
         (self.places if None not in table.values() else self.places_or_null).add(code)
         return code
@@ -1275,15 +1281,16 @@ class _Writer:
                              f"the square {distance} step(s) in each direction of each")
             checks = [f"type({x}) is int" if x not in self.places else "",
                       f"type({d}) is str" if d not in self.texts else ""]
-            return _guarded(f"{table}[{d}][{x}]", checks, f"{self.obj(impl)}(env, {x}, {d}, {k})")
+            return self.place_or_null(_guarded(f"{table}[{d}][{x}]", checks,
+                                               f"{self.obj(impl)}(env, {x}, {d}, {k})"))
         table = self.obj(tables, "the square at each distance in each direction of each")
         checks = [f"type({x}) is int" if x not in self.places else "",
                   f"type({d}) is str" if d not in self.texts else "",
                   f"type({k}) is int" if k not in self.ints and not _is_int_literal(k) else "",
                   "" if self.int_items.get(k, {None}) <= tables.keys() or (
                       _is_int_literal(k) and int(k.strip("()")) in tables) else f"{k} in {table}"]
-        return _guarded(f"{table}[{k}][{d}][{x}]", checks,
-                        f"{self.obj(impl)}(env, {x}, {d}, {k})")
+        return self.place_or_null(_guarded(f"{table}[{k}][{d}][{x}]", checks,
+                                           f"{self.obj(impl)}(env, {x}, {d}, {k})"))
 
     def f_range(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         """range(a) or range(a, b) of whole numbers, charged by its length as the
@@ -1326,8 +1333,9 @@ class _Writer:
         x = self.atom(codes[0])
         read = f"{self.obj(table, f'the place {dx} columns east, {dy} rows north of each')}[{x}]"
         if x in self.places:  # (not a place of a board: the careful path)
-            return read
-        return f"({read} if type({x}) is int else {self.obj(impl)}(env, {x}, {dx!r}, {dy!r}))"
+            return self.place_or_null(read)
+        return self.place_or_null(
+            f"({read} if type({x}) is int else {self.obj(impl)}(env, {x}, {dx!r}, {dy!r}))")
 
     def f_neighbours(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
         dirs = _constant_directions(args[1]) if len(args) == 2 else None
