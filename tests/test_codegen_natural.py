@@ -283,3 +283,14 @@ def test_the_mark_on_a_square_offset_from_anything_needs_only_a_test_for_null() 
     gives, and that piece's mark, are read in place, not by the built-ins."""
     legend = _legend(_OFF_ANYTHING)
     assert "f_top" not in legend and "none_or_give_up" not in legend
+
+
+@pytest.mark.parametrize("text", [_SCAN, _MIDDLE])
+def test_unswitched_turns_stop_at_every_step_limit_as_the_closures_do(text: str) -> None:
+    """The charges of the turns after the first, added up at once, stop where the first
+    of them that went past the budget would have stopped: at about 120 limits a prime
+    number of steps apart (so that they fall at every place within the charges)."""
+    steps = _outcome(_FAST, text)[2]
+    for limit in range(0, steps + 2, next(p for p in range(steps // 120, steps) if all(
+            p % d for d in range(2, p)))):
+        assert _outcome(_FAST, text, limit) == _outcome(_CAREFUL, text, limit), limit
