@@ -78,6 +78,11 @@ def _legend(text: str) -> str:
 _SCAN = ("any(all(top(offset(c, d, k)).colour == red for k in range(3)) "
          "for c in cells(board) for d in directions)")
 
+_MIDDLE = ("any(top(c).colour == red and top(offset(c, d)).colour == red "
+           "and top(offset(c, d, -1)).colour == red for c in cells(board) for d in orthogonal)")
+
+_OFF_ANYTHING = "[top(offset(p, d)).colour for p in [null, 'c3', 5, 'pile'] for d in orthogonal]"
+
 _OF_MINE = "[top(offset(c, 'n', 1)) for c in mine(red) if c in mine(blue)]"
 _COUNTED = "len([k for k in range(3) if k != 1])"
 
@@ -131,6 +136,25 @@ EXPRESSIONS = [
     # a quantifier over a loop not written out, inside a chained turn: not chained itself
     "all(any(j == k for j in range(k + 1)) for k in [1, 2, 3])",
     "any(all(c != 'a1' for c in mine(col)) and col == blue for col in ['red', 'blue'])",
+    # the turns after the first unswitched on a test they all share (the square itself)
+    _MIDDLE,
+    "any(all(top(offset(c, d, k)).colour == blue for k in range(3)) "
+    "for c in cells(board) for d in directions)",
+    "any(all(top(offset(c, d, k)).colour == red for k in [0, 1]) or d == 'w' "
+    "for c in cells(board) for d in orthogonal)",
+    "any(not empty(c) and top(offset(c, d)).colour == 1 // len(reds) "
+    "for c in cells(board) for d in ['e', 'n'])",
+    "[any(top(c).colour == col and offset(c, d) == null for d in orthogonal) "
+    "for c in cells(board) for col in [red, blue]]",
+    # an offset from what may not be a place: a place or null all the same
+    _OFF_ANYTHING,
+    "[top(offset(p, d, k)).colour for p in [5, 'b2', null] for d in ['n', 'w'] for k in [0, 2]]",
+    "[empty(offset(p, 1, -1)) for p in [5, 'b2', 'pile']]",
+    # parts known here: what they decide is not computed
+    "any(true for k in [1, 2])", "all(not true for k in range(3))",
+    "false and 1 // 0 == 1", "true or 1 // 0 == 1", "not (true and false)",
+    "[k for k in range(3) if true and k > 0]",
+    "[all(k > 0 or true for k in range(2)) for c in cells(pile)]",
 ]
 
 
@@ -231,3 +255,42 @@ def test_a_definitions_value_outside_a_loop_is_kept_for_the_loop() -> None:
     """`for c in mine(red)` and `c in mine(red)` share what is kept: the second computes
     nothing while the arguments are the same (both charged as the closures charge)."""
     assert _source(_OUTER_KEPT).count(" and env.steps + c") == 2
+
+
+def test_a_scan_charges_the_directions_after_the_first_at_once_when_its_square_differs() -> None:
+    """The square itself, read in the first direction's turn, is the same in every turn:
+    when it is not of the colour, each turn after only charges its steps (charged at
+    once, one addition); when it is, the turns after are written knowing so."""
+    source = _source(_SCAN)
+    false = re.search(r"elif not (c\d+):  # false in every turn.*\n(.*)\n(.*)\n(.*)", source)
+    assert false is not None
+    assert false[2].strip().startswith("env.steps += ")
+    assert false[3].strip().startswith("if env.steps > env.step_limit: ")
+    assert false[4].strip() == "else:  # true in every turn"
+
+
+def test_a_middle_square_of_another_colour_skips_the_directions_after_the_first() -> None:
+    assert re.search(r"elif not c\d+:  # false in every turn.*\n\s*pass\n", _source(_MIDDLE))
+
+
+def test_parts_known_here_are_not_written() -> None:
+    assert _source("any(true for k in [1, 2])").count("True") == 1
+    assert "//" not in _source("false and 1 // 0 == 1")
+
+
+def test_the_mark_on_a_square_offset_from_anything_needs_only_a_test_for_null() -> None:
+    """offset() gives a place or null whatever it is given (or fails): the top of what it
+    gives, and that piece's mark, are read in place, not by the built-ins."""
+    legend = _legend(_OFF_ANYTHING)
+    assert "f_top" not in legend and "none_or_give_up" not in legend
+
+
+@pytest.mark.parametrize("text", [_SCAN, _MIDDLE])
+def test_unswitched_turns_stop_at_every_step_limit_as_the_closures_do(text: str) -> None:
+    """The charges of the turns after the first, added up at once, stop where the first
+    of them that went past the budget would have stopped: at about 120 limits a prime
+    number of steps apart (so that they fall at every place within the charges)."""
+    steps = _outcome(_FAST, text)[2]
+    for limit in range(0, steps + 2, next(p for p in range(steps // 120, steps) if all(
+            p % d for d in range(2, p)))):
+        assert _outcome(_FAST, text, limit) == _outcome(_CAREFUL, text, limit), limit

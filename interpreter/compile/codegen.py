@@ -270,6 +270,14 @@ class _Writer:
         is kept: the loop's turns often call it again)."""
         self.chained = False
         """Whether the turns of the unrolled loop being written are chained (see loops)."""
+        self.assumed: dict[str, str] = {}
+        """Kept names of true-or-false parts with the value (`True`, `False`) the code being
+        written may take them to hold (see unswitched)."""
+        self.kept_tests: list[tuple[str, int]] = []
+        """Each kept true-or-false part as it is read (its kept name and level), in order."""
+        self.decided = False
+        """Whether a turn of the chained quantifier being written decided it at compile time
+        (its element a constant): the turns after it are never written."""
         """The names holding what kept_call gives (kept there already)."""
         """What kept_call keeps of each call (by function and arguments' codes)."""
         self.unrolled = 1
@@ -486,6 +494,9 @@ class _Writer:
                 not self.scope.track_pieces):
             level = self.invariant(node)
             if level is not None and level < self.loop_depth:
+                if self.assumed and (known := self.assumed.get(
+                        self.kept.get((self.meaning(node), level), ""))) is not None:
+                    return known
                 saved, self.lines = self.lines, []
                 self.indent += 1
                 self.keeping = True
@@ -506,7 +517,11 @@ class _Writer:
                     # it charges steps: kept, they are charged again at once
                     return self.kept_charged(code, level, lines, self.meaning(node))
                 if lines or (not self.is_atom(code) and "(" in code):
-                    return self.kept_value(code, level, lines, self.meaning(node))
+                    meaning = self.meaning(node)
+                    r = self.kept_value(code, level, lines, meaning)
+                    if isinstance(node, ast.Compare):  # (its value: True or False)
+                        self.kept_tests.append((self.kept[(meaning, level)], level))
+                    return r
                 return code
         return self.written(node, method)
 
@@ -707,6 +722,11 @@ class _Writer:
         word = "and" if isinstance(node.op, ast.And) else "or"
         code = self.value(node.values[0])
         for part in node.values[1:]:
+            if code in ("True", "False"):  # a part known here (see unswitched)
+                if (code == "False") == (word == "and"):
+                    return code  # it decides: the parts after it are never computed
+                code = self.value(part)
+                continue
             lines, right = self.capture(part)
             if not lines:
                 code = f"({code} {word} {right})"
@@ -769,6 +789,8 @@ class _Writer:
                 return _literal(-value)
         inner = self.value(node.operand)
         if isinstance(node.op, ast.Not):
+            if inner in ("True", "False"):
+                return str(inner == "False")
             return f"(not {inner})"
         if isinstance(node.op, ast.UAdd):
             return inner
@@ -1196,15 +1218,21 @@ class _Writer:
         label = f"the square {distance} step(s) in each direction of each"
         checks = [f"type({x}) is int" if x not in self.places else "",
                   f"type({d}) is str" if d not in self.texts else ""]
-        return _guarded(f"{self.obj(tables, label)}[{d}][{x}]", checks,
-                        f"{self.obj(impl)}(env, {x}, {rest})")
+        return self.place_or_null(_guarded(f"{self.obj(tables, label)}[{d}][{x}]", checks,
+                                           f"{self.obj(impl)}(env, {x}, {rest})"))
+
+    def place_or_null(self, code: str) -> str:
+        """`code`, an offset (by a table, else by the built-in, which gives a place or
+        null whatever it is given, or fails): reading the place needs a test for null only."""
+        self.places_or_null.add(code)
+        return code
 
     def offset_table(self, table: dict[int, int | None], how: str, x: str, slow: str) -> str:
         """The square `how` far from place `x` by its table (anything but a whole number
         by `slow`; a place not on the board is not in the table: the careful path)."""
         code = f"{self.obj(table, f'the square {how} of each')}[{x}]"
         if x not in self.places:
-            return f"({code} if type({x}) is int else {slow})"
+            return self.place_or_null(f"({code} if type({x}) is int else {slow})")
         # (a place not on the board is not in the table: the careful path)
         (self.places if None not in table.values() else self.places_or_null).add(code)
         return code
@@ -1253,15 +1281,16 @@ class _Writer:
                              f"the square {distance} step(s) in each direction of each")
             checks = [f"type({x}) is int" if x not in self.places else "",
                       f"type({d}) is str" if d not in self.texts else ""]
-            return _guarded(f"{table}[{d}][{x}]", checks, f"{self.obj(impl)}(env, {x}, {d}, {k})")
+            return self.place_or_null(_guarded(f"{table}[{d}][{x}]", checks,
+                                               f"{self.obj(impl)}(env, {x}, {d}, {k})"))
         table = self.obj(tables, "the square at each distance in each direction of each")
         checks = [f"type({x}) is int" if x not in self.places else "",
                   f"type({d}) is str" if d not in self.texts else "",
                   f"type({k}) is int" if k not in self.ints and not _is_int_literal(k) else "",
                   "" if self.int_items.get(k, {None}) <= tables.keys() or (
                       _is_int_literal(k) and int(k.strip("()")) in tables) else f"{k} in {table}"]
-        return _guarded(f"{table}[{k}][{d}][{x}]", checks,
-                        f"{self.obj(impl)}(env, {x}, {d}, {k})")
+        return self.place_or_null(_guarded(f"{table}[{k}][{d}][{x}]", checks,
+                                           f"{self.obj(impl)}(env, {x}, {d}, {k})"))
 
     def f_range(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         """range(a) or range(a, b) of whole numbers, charged by its length as the
@@ -1304,8 +1333,9 @@ class _Writer:
         x = self.atom(codes[0])
         read = f"{self.obj(table, f'the place {dx} columns east, {dy} rows north of each')}[{x}]"
         if x in self.places:  # (not a place of a board: the careful path)
-            return read
-        return f"({read} if type({x}) is int else {self.obj(impl)}(env, {x}, {dx!r}, {dy!r}))"
+            return self.place_or_null(read)
+        return self.place_or_null(
+            f"({read} if type({x}) is int else {self.obj(impl)}(env, {x}, {dx!r}, {dy!r}))")
 
     def f_neighbours(self, codes: list[str], args: list[ast.expr], impl: Any) -> str | None:
         dirs = _constant_directions(args[1]) if len(args) == 2 else None
@@ -1487,7 +1517,8 @@ class _Writer:
 
     # -- loops ----------------------------------------------------------------------------
     def loops(self, node: ast.GeneratorExp | ast.ListComp, innermost: Callable[[], None],
-              after_inner: str | None = None, chain: bool = False) -> None:
+              after_inner: str | None = None, chain: bool = False,
+              every: bool | None = None) -> None:
         """The nested `for` statements of a comprehension, each charged as the closures
         charge it; `innermost` writes the body at the deepest level. With `chain`, the
         turns of an unrolled innermost loop without conditions are not put in a loop
@@ -1568,7 +1599,7 @@ class _Writer:
                 self.indent -= 1  # (no loop run once: the turns where it would be)
                 saved_chained, self.chained, start = self.chained, True, self.indent
                 try:
-                    self.turns(gens[-1], unrolled, innermost)
+                    self.turns(gens[-1], unrolled, innermost, every)
                     if self.lines[-1].strip() == "else:":  # (the last turn's: no more)
                         del self.lines[-1]
                 finally:
@@ -1597,27 +1628,105 @@ class _Writer:
                 and all(type(c) in (int, str) for c in constants))
 
     def turns(self, gen: ast.comprehension, constants: list[Any],
-              innermost: Callable[[], None]) -> None:
+              innermost: Callable[[], None], every: bool | None = None) -> None:
         """The turns of an unrolled loop one after another, its variable each constant
-        in turn; a turn whose condition fails skips its body, as `continue` would."""
+        in turn; a turn whose condition fails skips its body, as `continue` would. The
+        chained turns of any() stop at one known here to decide it, and are unswitched
+        after the first (see unswitched)."""
+        decided, self.decided = self.decided, False
+        try:
+            for i, constant in enumerate(constants):
+                tests = len(self.kept_tests)
+                self.turn(gen, constant, innermost)
+                if self.decided:
+                    break
+                if i == 0 and every is False and self.chained and self.unswitched(
+                        gen, constants[1:], innermost, self.kept_tests[tests:]):
+                    break
+        finally:
+            self.decided = decided
+
+    def recharge(self, charges: list[str]) -> None:
+        """The charges of `charges` (lines that only charge) again, one after another, so
+        that those written apart are added up (see merge_charge); `pass` for none."""
+        start, merged = len(self.lines), f"{self.obj(overspent_part)}(env, "
+        for added, check in zip(charges[::2], charges[1::2], strict=True):
+            amount = added.strip().removeprefix("env.steps += ")
+            for part in amount.split(" + ") if merged in check else [amount]:
+                self.charge(part)
+        if len(self.lines) == start:
+            self.emit("pass")
+
+    def turn(self, gen: ast.comprehension, constant: Any, innermost: Callable[[], None]
+             ) -> None:
+        """One turn of an unrolled loop: its variable the constant."""
         assert isinstance(gen.target, ast.Name)
-        for constant in constants:
-            code = self.names[gen.target.id] = _literal(constant)
-            outer = self.loop_vars.get(code)
-            self.loop_vars[code] = self.loop_depth  # (what uses it changes from turn to turn)
+        code = self.names[gen.target.id] = _literal(constant)
+        outer = self.loop_vars.get(code)
+        self.loop_vars[code] = self.loop_depth  # (what uses it changes from turn to turn)
+        try:
+            opened = 0
+            for cond in gen.ifs:
+                self.emit(f"if {self.value(cond)}:")
+                self.indent += 1
+                opened += 1
+            innermost()
+            self.indent -= opened
+        finally:
+            if outer is None:
+                del self.loop_vars[code]
+            else:
+                self.loop_vars[code] = outer
+
+    def unswitched(self, gen: ast.comprehension, rest: list[Any],
+                   innermost: Callable[[], None], tests: list[tuple[str, int]]) -> bool:
+        """The chained turns of any() after the first, unswitched on a test the first
+        turn kept that is the same in every turn (a scan's square of its own mark, read
+        once for every direction): when each turn after only charges its steps if the test
+        is false (its element false whatever its loop's variable), those charges are made
+        at once; when it is true, the turns after are written knowing it; when it was not
+        kept, they run as written. Whether one such test is found."""
+        for kept in dict.fromkeys(k for k, level in tests if level < self.loop_depth):
+            saved = self.lines
+            self.lines = []
             try:
-                opened = 0
-                for cond in gen.ifs:
-                    self.emit(f"if {self.value(cond)}:")
-                    self.indent += 1
-                    opened += 1
-                innermost()
-                self.indent -= opened
+                self.rest_of_turns(gen, rest, innermost, {kept: "False"})
+                charges = [line for line in self.lines if line.strip() != "pass"]
             finally:
-                if outer is None:
-                    del self.loop_vars[code]
-                else:
-                    self.loop_vars[code] = outer
+                self.lines = saved
+            if not all(_charging(line) for line in charges):
+                continue
+            unset = self.obj(_UNSET, "not computed yet")
+            self.emit(f"if {kept} is {unset}:")
+            self.rest_of_turns(gen, rest, innermost, {})
+            self.emit(f"elif not {kept}:  # false in every turn: each only charges its steps")
+            self.indent += 1
+            self.recharge(charges)
+            self.indent -= 1
+            self.emit("else:  # true in every turn")
+            self.rest_of_turns(gen, rest, innermost, {kept: "True"})
+            return True
+        return False
+
+    def rest_of_turns(self, gen: ast.comprehension, rest: list[Any],
+                      innermost: Callable[[], None], assumed: dict[str, str]) -> None:
+        """The chained turns `rest`, one level in, knowing the tests `assumed` hold those
+        values (with the block they leave open closed)."""
+        indent, before = self.indent, self.assumed
+        self.indent += 1
+        self.assumed = {**before, **assumed}
+        start = len(self.lines)
+        try:
+            for constant in rest:
+                self.turn(gen, constant, innermost)
+                if self.decided:
+                    break
+            if len(self.lines) > start and self.lines[-1].strip() == "else:":
+                del self.lines[-1]
+            if len(self.lines) == start:
+                self.emit("pass")
+        finally:
+            self.indent, self.assumed, self.decided = indent, before, False
 
     def set_kept_afresh(self) -> None:
         """At the start of each turn of the innermost loop being closed, what is kept for
@@ -1703,10 +1812,20 @@ class _Writer:
 
     def quantifier(self, node: ast.GeneratorExp | ast.ListComp, every: bool) -> str:
         r = self.tmp()
+        lines, start = self.lines, len(self.lines)
         self.emit(f"{r} = {every}")
+        known = [True, False]  # (whether every turn so far had an element known here;
+        # whether there was one)
 
         def body() -> None:
             element = self.value(node.elt)
+            known[1] = True
+            if self.chained and element in ("True", "False"):  # (see unswitched)
+                if (element == "True") != every:  # this turn decides: no turn after it
+                    self.emit(f"{r} = {not every}")
+                    self.decided = True
+                return
+            known[0] = False
             self.emit(f"if not {element}:" if every else f"if {element}:")
             self.emit(f"    {r} = {not every}")
             if self.chained:  # the next turns run only when this one does not decide
@@ -1714,13 +1833,34 @@ class _Writer:
                 self.indent += 1
             else:
                 self.emit("    break")
-        self.loops(node, body, f"if {'not ' if every else ''}{r}: break", chain=True)
+        self.loops(node, body, f"if {'not ' if every else ''}{r}: break", chain=True,
+                   every=every)
+        if all(known) and len(node.generators) == 1 and self.lines is lines:
+            return self.known_quantifier(r, lines, start)
         return r
+
+    def known_quantifier(self, r: str, lines: list[str], start: int) -> str:
+        """The value of a quantifier whose every turn was known here (written out, none
+        computed as the code runs): what set its name is dropped."""
+        value = None
+        for i in range(len(lines) - 1, start - 1, -1):
+            head, _, tail = lines[i].strip().partition(" = ")
+            if head == r:
+                value = tail if value is None else value
+                del lines[i]
+        assert value in ("True", "False")
+        return value
 
 
 _LISTING = frozenset({"panels", "edge", "stack", "pieces", "above", "below", "neighbours",
                       "cells", "distinct", "sorted", "reversed", "range", "without"})
 """Built-ins whose value is a list."""
+
+
+def _charging(line: str) -> bool:
+    """Whether a generated line only charges steps (and stops when they are spent)."""
+    stripped = line.strip()
+    return stripped.startswith(("env.steps += ", "if env.steps > env.step_limit: "))
 
 
 def _listed(node: ast.expr) -> bool:
