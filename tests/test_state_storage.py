@@ -12,6 +12,7 @@ import pytest
 
 from interpreter.api import load_game
 from interpreter.assemble.game import compile_game
+from interpreter.errors import RuleError
 from interpreter.load.loader import load_ruleset_text
 from interpreter.play.game import Game
 from interpreter.run.machine import Machine
@@ -219,3 +220,14 @@ def timed(work: Callable[[], object], n: int = 20, repeats: int = 5) -> float:
             work()
         best = min(best, (time.perf_counter() - started) / n)
     return best
+
+
+@pytest.mark.parametrize("reach", [3, 99])
+def test_a_number_past_the_last_place_is_no_place(reach: int) -> None:
+    """A large table's generated code reads a place it lacks as empty, but a number past
+    the last place is still an error, as on a small table."""
+    text = OPEN_TABLE.replace("REACH", str(reach)).replace("where: empty(sq)",
+                                                           "where: empty(sq + 100000)")
+    game = compile_game(load_ruleset_text(text, "far.yaml"))
+    with pytest.raises(RuleError, match=r"height\(\) needs a place .* got the number"):
+        game.legal_options(game.new_state(2, 1), 1)
