@@ -52,7 +52,7 @@ def reshuffled(game: Game, state: State, seat: int, salt: int) -> State:
     other = state.copy()
     hidden = _HiddenPieces(game, state, seat)
     by_back: dict[str | None, list[tuple[int, int]]] = {}
-    for site, stack in enumerate(state.sites):
+    for site, stack in enumerate(state.lists()):
         for i, p in enumerate(stack):
             if hidden.hidden(p):
                 by_back.setdefault(game.piece_backs[p], []).append((site, i))
@@ -96,5 +96,5 @@ def hidden_pairs(name: str, players: int, options: dict[str, Any]
         for s in {seat, seat % players + 1}:
             for salt in (1, 2):
                 out.append((game, state, reshuffled(game, state, s, salt), s))
-    assert any(a.sites != b.sites or a.seat_vars != b.seat_vars for _, a, b, _ in out)
+    assert any(a.lists() != b.lists() or a.seat_vars != b.seat_vars for _, a, b, _ in out)
     return out

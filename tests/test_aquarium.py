@@ -40,7 +40,7 @@ def test_scenarios_pass() -> None:
 
 
 def check(game: Game, state: State) -> None:
-    sites = state.sites
+    sites = state.lists()
     everything = sorted(p for stack in sites for p in stack)
     assert everything == list(range(game.n_pieces)), "a card was created or lost"
     zone = game.zones

@@ -63,7 +63,7 @@ COLOUR_ELEMENT = {"red": "fire", "blue": "water", "yellow": "air", "green": "ear
 
 def check(game: Game, state: State) -> None:
     """Every rule about what may stand where, checked on a whole position."""
-    sites, zone, attrs = state.sites, game.zones, game.attributes
+    sites, zone, attrs = state.lists(), game.zones, game.attributes
     kind, colour, size = attrs["kind"], attrs["colour"], attrs["size"]
     everything = sorted(p for stack in sites for p in stack)
     assert everything == list(range(game.n_pieces)), "a card or pyramid was created or lost"

@@ -394,8 +394,8 @@ def test_views_and_log_hide_other_secret_colours(game: Game) -> None:
 
 def _check_pieces(game: Game, st: State) -> None:
     n = game.n_pieces
-    assert sorted(p for stack in st.sites for p in stack) == list(range(n)), "piece lost"
-    for site, stack in enumerate(st.sites):
+    assert sorted(p for stack in st.lists() for p in stack) == list(range(n)), "piece lost"
+    for site, stack in enumerate(st.lists()):
         for p in stack:
             assert st.loc[p] == site
 

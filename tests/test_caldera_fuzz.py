@@ -38,7 +38,7 @@ def caldera(power_play: bool = True) -> Game:
 
 
 def check_invariants(game: Game, state: State) -> None:
-    sites = state.sites
+    sites = state.lists()
     # Every piece in exactly one place, and the index agrees.
     everything = [p for stack in sites for p in stack]
     assert len(everything) == N_PIECES

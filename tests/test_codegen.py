@@ -67,7 +67,8 @@ GENERATED_NAME = re.compile(r"(env|slow|s0|r0|tp|lc|st|ch|sites|[tvkacl]\d+|out\
                             # the deal of arrange (compile.deal)
                             r"|deal|steps|deck|places|tries|per_place|step_limit|left|bound"
                             r"|below|dealt|ok|s1|n1|i|j|z"
-                            r"|np)")  # the number of pieces (above())
+                            r"|np"  # the number of pieces (above())
+                            r"|nplaces)")  # the number of places (an open table's reads)
 ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "current", "players",
               "turn", "vars", "rng", "append", "cache", "fromkeys", "mentioned",
               "env", "triggers", "over", "frames", "fault", "join", "game",
@@ -82,7 +83,9 @@ ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "curre
               # an option's values that hold lists are measured (run.budget)
               "isdisjoint",
               # the pieces above a piece, read in place (above())
-              "piece_kind", "index"}
+              "piece_kind", "index",
+              # how many places (bounds), a place of an open table read (run.state)
+              "places", "get"}
 
 
 @pytest.mark.parametrize("name", RULESETS)

@@ -108,9 +108,9 @@ def _play(args: tuple[dict, int]) -> tuple[int, list, str]:
     state = result.final_state
     assert state is not None
     n = game.n_pieces
-    seen = sorted(p for stack in state.sites for p in stack)
+    seen = sorted(p for stack in state.lists() for p in stack)
     assert seen == list(range(n)), "a piece was lost or duplicated"
-    for site, stack in enumerate(state.sites):
+    for site, stack in enumerate(state.lists()):
         for p in stack:
             assert state.loc[p] == site
     data = json.loads(json.dumps(state.to_json()))

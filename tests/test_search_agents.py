@@ -317,7 +317,7 @@ def test_ismcts_decides_alike_in_states_its_seat_cannot_tell_apart(
         name: str, players: int, options: dict[str, str]) -> None:
     for game, state, seat in _hidden_positions(name, players, options):
         changed = [reshuffled(game, state, seat, salt) for salt in (1, 2)]
-        assert any(c.sites != state.sites or c.seat_vars != state.seat_vars
+        assert any(c.lists() != state.lists() or c.seat_vars != state.seat_vars
                    for c in changed)  # the test changes something
         seen = view(game, state, seat)
         for other in changed:
@@ -341,13 +341,13 @@ def test_a_determinization_looks_the_same_to_its_seat_and_loses_nothing(
         moved = 0
         for seed in range(5):
             sample = info.sample(seed)
-            assert sorted(p for stack in sample.sites for p in stack) == list(
+            assert sorted(p for stack in sample.lists() for p in stack) == list(
                 range(game.n_pieces))
-            assert all(sample.loc[p] == site for site, stack in enumerate(sample.sites)
+            assert all(sample.loc[p] == site for site, stack in enumerate(sample.lists())
                        for p in stack)
             assert {k: v for k, v in view(game, sample, seat).items() if k != "log"} == seen
             assert sample.rng != state.rng
-            moved += sample.sites != state.sites
+            moved += sample.lists() != state.lists()
             moved += sample.seat_vars != state.seat_vars
             json.dumps(sample.to_json())  # a valid, saveable state
         assert moved  # the hidden facts really are drawn anew

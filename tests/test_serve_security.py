@@ -237,7 +237,7 @@ def test_high_rise_hidden_dice_change_no_byte_until_the_end(tmp_path: Path) -> N
         return json.dumps([view(game, state, s) for s in (1, 2, SPECTATOR)])
 
     second = next(s for s in range(2, 500) if public(game.new_state(2, s)) == public(first)
-                  and game.new_state(2, s).sites != first.sites)
+                  and game.new_state(2, s).lists() != first.lists())
     seats = ["1", "2", "spectator"]
     with serving(tmp_path, chosen_seeds=True) as client:
         a = two_people(client, seed=1)

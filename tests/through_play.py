@@ -437,7 +437,7 @@ def _hidden_differs(game: Game, a: State, b: State, seat: int) -> bool:
     """Whether two positions differ in something `seat` may not see: a place holding a
     piece hidden from it, or a value hidden from it."""
     hidden_a, hidden_b = _HiddenPieces(game, a, seat), _HiddenPieces(game, b, seat)
-    for x, y in zip(a.sites, b.sites, strict=True):
+    for x, y in zip(a.lists(), b.lists(), strict=True):
         if x != y and (hidden_a.any(x) or hidden_b.any(y)):
             return True
     for var in game.variables.values():

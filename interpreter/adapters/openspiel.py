@@ -489,7 +489,7 @@ def _describe(st: State) -> str:
         "players": st.players, "current": st.current, "turn": st.turn,
         "decisions": st.decisions, "over": st.over, "winners": st.winners,
         "reason": st.reason, "steps": st.steps, "rng": st.rng,
-        "sites": {str(i): stack for i, stack in enumerate(st.sites) if stack},
+        "sites": {str(i): stack for i, stack in st.sites.items() if stack},
         "vars": st.vars, "seat_vars": st.seat_vars, "piece_vars": st.piece_vars,
         "frames": st.frames, "triggers": st.triggers}
     return json.dumps(data, sort_keys=True, separators=(",", ":"), default=repr)

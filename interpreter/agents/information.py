@@ -36,7 +36,7 @@ from typing import Any
 from interpreter.errors import RuleError
 from interpreter.play.game import Game
 from interpreter.run.rng import below, derive_seed, next_u64
-from interpreter.run.state import State
+from interpreter.run.state import EMPTY, State
 from interpreter.run.view import _HiddenPieces, _may_see
 
 SETUP_TRIES = 64
@@ -53,7 +53,7 @@ class InformationSet:
         backs = game.piece_backs
         slots: dict[str | None, list[tuple[int, int]]] = {}
         pieces: dict[str | None, list[int]] = {}
-        for site, stack in enumerate(state.sites):
+        for site, stack in sorted(state.sites.items()):
             for index, piece in enumerate(stack):
                 if hidden.hidden(piece):
                     slots.setdefault(backs[piece], []).append((site, index))
@@ -103,7 +103,7 @@ class InformationSet:
         out = object.__new__(InformationSet)
         out.__dict__.update(self.__dict__)
         out.template = template
-        out.held_slots = {template.sites[site][index]: (site, index)
+        out.held_slots = {template.sites.get(site, EMPTY)[index]: (site, index)
                           for site, index in self.held_slots.values()}
         out._setups = None
         return out
@@ -172,12 +172,12 @@ class InformationSet:
                 out.stack(site)[index] = piece  # (the template's lists are shared)
                 loc[piece] = site
         if self.held_slots:
-            self._follow_the_deal(out, {p: sites[site][index]
+            self._follow_the_deal(out, {p: sites.get(site, EMPTY)[index]
                                         for p, (site, index) in self.held_slots.items()})
         if self.shown_slots:
             shown = {p: seats for p, seats in out.shown.items() if p not in self.hidden_set}
             for (site, index), seats in self.shown_slots:
-                shown[sites[site][index]] = seats
+                shown[sites.get(site, EMPTY)[index]] = seats
             out.shown = shown
         if (self.pieces and out.piece_vars) or self.secret_vars or self.secret_seat_vars:
             rng, which = next_u64(rng)
@@ -247,7 +247,7 @@ class InformationSet:
 def _slot_of(state: State, piece: int) -> list[tuple[int, int]]:
     """Where a piece lies: its place and its height there (one slot)."""
     site = state.loc[piece]
-    return [(site, state.sites[site].index(piece))]
+    return [(site, state.sites.get(site, EMPTY).index(piece))]
 
 
 def _pieces_in(value: Any) -> list[Any]:
@@ -261,8 +261,9 @@ def _where(state: State, group: list[int], slots: list[tuple[int, int]]
            ) -> list[tuple[int, tuple[int, int]]]:
     """Each piece of a group of hidden pieces with its place in `state` (its slot)."""
     members = set(group)
-    return [(state.sites[site][index], (site, index)) for site, index in slots
-            if state.sites[site][index] in members]
+    sites = state.sites
+    return [(sites.get(site, EMPTY)[index], (site, index)) for site, index in slots
+            if sites.get(site, EMPTY)[index] in members]
 
 
 _SETUPS: weakref.WeakKeyDictionary[Game, dict[int, list[State]]] = weakref.WeakKeyDictionary()

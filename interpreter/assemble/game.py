@@ -76,6 +76,7 @@ from interpreter.play.game import CardShown, Game, normalize_notation, show_valu
 from interpreter.run.budget import kept
 from interpreter.run.machine import Env, Machine
 from interpreter.run.panels import PanelsInfo
+from interpreter.run.state import sites_of
 from interpreter.run.tables import (
     Decision,
     EndRuleInfo,
@@ -148,7 +149,7 @@ class _Compiler:
         self.hooks = CodeHooks(self.definition_body, self.definition_function, self.scope,
                                offsets=self.offset_tables, neighbours=self.neighbour_table,
                                vectors=self.vector_table,
-                               small=self.small)
+                               small=self.small, places=self.places)
         self.board_ready = False
         self.tables: dict[Any, Any] = {}
         self.generate = True
@@ -183,6 +184,10 @@ class _Compiler:
     def definition_body(self, name: str) -> tuple[list[str], str] | None:
         entry = self.def_bodies.get(name)
         return None if entry is None else (entry[0], entry[1].text)
+
+    def places(self) -> int | None:
+        """How many places the game has; None while the board is not laid out yet."""
+        return len(self.game.site_name) if self.board_ready else None
 
     def offset_tables(self, distance: int) -> dict[str, dict[int, int | None]] | None:
         """Direction → grid square → the square `distance` away (generated code looks
@@ -885,11 +890,10 @@ class _Compiler:
                 self.error(f"seat {seat} is more than the game's {zone.owners} seats", loc)
                 seat = 1
             g.piece_start.append(zone.site_for(seat) if zone.per_seat and seat else zone.first)
-        g.start_sites = [[] for _ in g.site_name]
+        stacks: list[list[int]] = [[] for _ in g.site_name]
         for piece, site in enumerate(g.piece_start):
-            g.start_sites[site].append(piece)
-        empty: list[int] = []  # one list for every empty place: states copy it on change
-        g.start_sites = [stack or empty for stack in g.start_sites]
+            stacks[site].append(piece)
+        g.start_sites = sites_of(stacks, len(stacks))  # (states copy a list on change)
 
     def variables(self) -> None:
         g = self.game

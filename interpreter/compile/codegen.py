@@ -31,6 +31,7 @@ from interpreter.compile.functions import first_of_each_kind
 from interpreter.errors import BudgetError, RuleError
 from interpreter.run.budget import option_values, overspent, too_long
 from interpreter.run.machine import CALLS
+from interpreter.run.state import EMPTY, dense
 from interpreter.run.tables import (
     ALL_DIRECTIONS,
     DIAGONAL,
@@ -234,6 +235,8 @@ class CodeHooks:
     vectors: Callable[[int, int], dict[int, int | None] | None] = lambda dx, dy: None
     """For a vector: board place → the place dx columns east and dy rows north (null off
     the board); None while the board is not laid out yet."""
+    places: Callable[[], int | None] = lambda: None
+    """How many places the game has; None while the board is not laid out yet."""
     small: Callable[[str], bool] = lambda name: True
     """Whether a definition is small enough to be written out in place (the closures
     ask the same: see expressions.written_in_place)."""
@@ -983,6 +986,25 @@ class _Writer:
     def sites(self) -> str:
         return self.uses("sites", "env.state.sites")
 
+    def dense(self) -> bool:
+        """Whether every place is in `State.sites` (see run/state.py: a game known to be
+        small enough); otherwise a read says `.get(place, EMPTY)`."""
+        places = self.hooks.places()
+        return places is not None and dense(places)
+
+    def place_read(self, x: str) -> str:
+        """The pieces of place `x` (known to be one)."""
+        if self.dense():
+            return f"{self.sites()}[{x}]"
+        return f"{self.sites()}.get({x}, {self.obj(EMPTY, 'no pieces')})"
+
+    def place_guard(self, x: str) -> str:
+        """Whether `x`, a whole number, is a place: a dense game's look-up fails past the
+        last place (the careful path then speaks), the other's bounds are checked."""
+        if self.dense():
+            return f"{x} >= 0"
+        return f"0 <= {x} < {self.uses('nplaces', 'env.state.places')}"
+
     def at_place(self, x: str, fast: str, impl: Any, of_null: str = "") -> str:
         """`fast` when `x` is a place (known to be one, or checked here); `of_null` when
         given and `x` is null (off the board); anything else by the built-in."""
@@ -991,14 +1013,14 @@ class _Writer:
         if of_null and x in self.places_or_null:
             return f"({fast} if {x} is not None else {of_null})"
         null = f"{of_null} if {x} is None else " if of_null else ""
-        return (f"({fast} if type({x}) is int and {x} >= 0 else "
+        return (f"({fast} if type({x}) is int and {self.place_guard(x)} else "
                 f"{null}{self.obj(impl)}(env, {x}))")
 
     def f_top(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
         s = self.tmp()
         return self.piece_or_null(x, self.at_place(
-            x, f"({s}[-1] if ({s} := {self.sites()}[{x}]) else None)", impl, "None"))
+            x, f"({s}[-1] if ({s} := {self.place_read(x)}) else None)", impl, "None"))
 
     def piece_or_null(self, x: str, code: str) -> str:
         """`code`, the top or bottom of `x`, noted as a piece or null when `x` is known
@@ -1011,11 +1033,11 @@ class _Writer:
         x = self.atom(codes[0])
         s = self.tmp()
         return self.piece_or_null(x, self.at_place(
-            x, f"({s}[0] if ({s} := {self.sites()}[{x}]) else None)", impl, "None"))
+            x, f"({s}[0] if ({s} := {self.place_read(x)}) else None)", impl, "None"))
 
     def f_height(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
-        return self.at_place(x, f"len({self.sites()}[{x}])", impl)
+        return self.at_place(x, f"len({self.place_read(x)})", impl)
 
     def built_list(self, r: str) -> None:
         """Emit what the built-ins do with a list they made (functions._built): stop
@@ -1030,8 +1052,8 @@ class _Writer:
         anything else by the built-in."""
         x, r = self.atom(codes[0]), self.tmp()
         copy = "" if self.only_read else "[:]"
-        self.emit(f"if type({x}) is int and {x} >= 0:")
-        self.emit(f"    {r} = {self.sites()}[{x}]{copy}")
+        self.emit(f"if type({x}) is int and {self.place_guard(x)}:")
+        self.emit(f"    {r} = {self.place_read(x)}{copy}")
         self.built_list(r)
         self.emit("else:")
         self.emit(f"    {r} = {self.obj(impl)}(env, {x})")
@@ -1043,7 +1065,7 @@ class _Writer:
         x, r, s = self.atom(codes[0]), self.tmp(), self.tmp()
         pieces = self.uses("np", "len(env.game.piece_kind)")
         self.emit(f"if type({x}) is int and 0 <= {x} < {pieces}:")
-        self.emit(f"    {s} = {self.sites()}[{self.uses('st', 'env.state')}.loc[{x}]]")
+        self.emit(f"    {s} = {self.place_read(self.uses('st', 'env.state') + f'.loc[{x}]')}")
         self.emit(f"    {r} = {s}[{s}.index({x}) + 1:]")
         self.built_list(r)
         self.emit("else:")
@@ -1053,7 +1075,7 @@ class _Writer:
 
     def f_empty(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         x = self.atom(codes[0])
-        return self.at_place(x, f"not {self.sites()}[{x}]", impl)
+        return self.at_place(x, f"not {self.place_read(x)}", impl)
 
     def f_count(self, codes: list[str], args: list[ast.expr], impl: Any) -> str:
         if self.is_list(codes[0]):
@@ -1138,8 +1160,8 @@ class _Writer:
         of places by the built-in)."""
         x = self.atom(codes[0])
         r = self.tmp()
-        self.emit(f"if type({x}) is int and {x} >= 0:")
-        self.emit(f"    {r} = {self.sites()}[{x}][:]")
+        self.emit(f"if type({x}) is int and {self.place_guard(x)}:")
+        self.emit(f"    {r} = {self.place_read(x)}[:]")
         self.emit(f"    if len({r}) > {self.scope.limits.list_length}: "
                   f"{self.obj(give_up)}()")
         self.charge(f"len({r})", "    ")

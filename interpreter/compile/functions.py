@@ -15,6 +15,7 @@ from interpreter.errors import RuleError
 from interpreter.run import rng as rngmod
 from interpreter.run.budget import charge_walk, overspent, too_large, too_long
 from interpreter.run.panels import altitude
+from interpreter.run.state import EMPTY
 from interpreter.run.tables import (  # the board's directions, read by the rules too
     ALL_DIRECTIONS,
     DIAGONAL,
@@ -30,7 +31,7 @@ __all__ = ["ALL_DIRECTIONS", "DIAGONAL", "DIRECTIONS", "DIRECTION_NAMES", "FUNCT
 
 
 def _site(env: Any, site: Any, fn: str) -> int:
-    if type(site) is int and 0 <= site < len(env.state.sites):
+    if type(site) is int and 0 <= site < env.state.places:
         return site
     if isinstance(site, str):  # a place named in text, e.g. passed through a definition
         found = env.game.site_by_name.get(site)
@@ -84,33 +85,30 @@ def _built(env: Any, out: list) -> list:
 def f_top(env: Any, site: Any) -> int | None:
     if site is None:
         return None
-    if type(site) is not int or site < 0:
+    state = env.state
+    if type(site) is not int or not 0 <= site < state.places:
         site = _site(env, site, "top")
-    try:
-        stack = env.state.sites[site]
-    except IndexError:
-        _site(env, site, "top")
-        raise
+    stack = state.sites.get(site, EMPTY)
     return stack[-1] if stack else None
 
 
 def f_bottom(env: Any, site: Any) -> int | None:
     if site is None:
         return None
-    sites = env.state.sites
-    if type(site) is not int or not 0 <= site < len(sites):
+    state = env.state
+    if type(site) is not int or not 0 <= site < state.places:
         site = _site(env, site, "bottom")
-    stack = sites[site]
+    stack = state.sites.get(site, EMPTY)
     return stack[0] if stack else None
 
 
 def f_stack(env: Any, site: Any) -> list[int]:
     if site is None:
         return []
-    sites = env.state.sites
-    if type(site) is not int or not 0 <= site < len(sites):
+    state = env.state
+    if type(site) is not int or not 0 <= site < state.places:
         site = _site(env, site, "stack")
-    out = list(sites[site])
+    out = list(state.sites.get(site, EMPTY))
     # _built, written out: the hottest built-ins of open tables skip a call
     if len(out) > env.game.limits.list_length:
         too_long("list_length", "a list", len(out), env.game.limits.list_length)
@@ -123,13 +121,10 @@ def f_stack(env: Any, site: Any) -> list[int]:
 def f_height(env: Any, site: Any) -> int:
     if site is None:
         return 0
-    if type(site) is not int or site < 0:
+    state = env.state
+    if type(site) is not int or not 0 <= site < state.places:
         site = _site(env, site, "height")
-    try:
-        return len(env.state.sites[site])
-    except IndexError:
-        _site(env, site, "height")
-        raise
+    return len(state.sites.get(site, EMPTY))
 
 
 def f_empty(env: Any, site: Any) -> bool:
@@ -140,17 +135,17 @@ def f_pieces(env: Any, where: Any) -> list[int]:
     """Pieces of a place, of every place of a zone, or of a list of places."""
     sites = env.state.sites
     if type(where) is int or isinstance(where, str):
-        return _built(env, list(sites[_site(env, where, "pieces")]))
+        return _built(env, list(sites.get(_site(env, where, "pieces"), EMPTY)))
     zone = getattr(where, "sites_in_play", None)
     if zone is not None:
         out: list[int] = []
         for s in zone(env.state.players):
-            out.extend(sites[s])
+            out.extend(sites.get(s, EMPTY))
         return _built(env, out)
     if isinstance(where, list | tuple):
         out = []
         for s in _charge(env, where, "pieces"):
-            out.extend(sites[_site(env, s, "pieces")])
+            out.extend(sites.get(_site(env, s, "pieces"), EMPTY))
         return _built(env, out)
     raise RuleError(f"pieces() needs a place, a zone or a list of places, got {kind_of(where)}")
 
@@ -158,7 +153,7 @@ def f_pieces(env: Any, where: Any) -> list[int]:
 def f_cells(env: Any, zone: Any) -> list[int]:
     sites_in_play = getattr(zone, "sites_in_play", None)
     if sites_in_play is None:
-        if type(zone) is int and 0 <= zone < len(env.state.sites):
+        if type(zone) is int and 0 <= zone < env.state.places:
             return [zone]
         raise RuleError(f"cells() needs a zone, got {kind_of(zone)}")
     return _built(env, sites_in_play(env.state.players))
@@ -171,7 +166,7 @@ def f_above(env: Any, piece: Any) -> list[int]:
     if type(piece) is not int or not 0 <= piece < len(env.game.piece_kind):
         _piece(env, piece, "place_of")
     state = env.state
-    stack = state.sites[state.loc[piece]]
+    stack = state.sites.get(state.loc[piece], EMPTY)
     out = stack[stack.index(piece) + 1:]
     if len(out) > env.game.limits.list_length:  # _built, written out
         too_long("list_length", "a list", len(out), env.game.limits.list_length)
@@ -185,7 +180,7 @@ def f_below(env: Any, piece: Any) -> list[int]:
     """The pieces under a piece in its stack, nearest first."""
     if piece is None:
         return []
-    stack = env.state.sites[f_place_of(env, piece)]
+    stack = env.state.sites.get(f_place_of(env, piece), EMPTY)
     return _built(env, stack[:stack.index(piece)][::-1])
 
 
@@ -542,12 +537,12 @@ def f_reachable(env: Any, start: Any, through: Any, dirs: Any = None) -> list[in
     costs a step, and one more for each neighbour it has."""
     if start is None:
         return []
-    sites = env.state.sites
+    places = env.state.places
     starts = ([_site(env, x, "reachable") for x in _charge(env, start, "reachable")]
               if isinstance(start, list | tuple) else [_site(env, start, "reachable")])
     allowed = set()
     for x in _charge(env, through, "reachable"):
-        if type(x) is int and 0 <= x < len(sites):
+        if type(x) is int and 0 <= x < places:
             allowed.add(x)
         elif x is not None:
             allowed.add(_site(env, x, "reachable"))

@@ -201,9 +201,9 @@ def _example(book_game: Game, p: Any, tests: Path, stem: str) -> CaseExampleDoc:
 
 def _moved(game: Game, before: State, after: State) -> list[tuple[str, str]]:
     """(from, to) place names of every piece that changed place, by piece."""
-    where = {p: s for s, stack in enumerate(before.sites) for p in stack}
+    where = {p: s for s, stack in enumerate(before.lists()) for p in stack}
     out = []
-    for s, stack in enumerate(after.sites):
+    for s, stack in enumerate(after.lists()):
         for p in stack:
             old = where.get(p)
             if old is not None and old != s:

@@ -116,7 +116,7 @@ class Game:
         """A number for each piece's kind (its attribute values): quicker to compare."""
         self._piece_by_kind: dict[tuple, int] | None = None
         self.piece_start: list[int] = []
-        self.start_sites: list[list[int]] = []
+        self.start_sites: dict[int, list[int]] = {}
         """Each site's pieces before the set-up (from piece_start; blank states copy it)."""
         self.value_names: dict[Any, str] = {}
         self.value_styles: dict[str, dict[Any, str]] = {}
@@ -239,7 +239,8 @@ class Game:
         """Pieces in their start zones, variables at their initial values; no flow yet."""
         st = object.__new__(State)
         st.players = players
-        st.sites = self.start_sites[:]  # (shared with the game: copied on change)
+        st.sites = self.start_sites.copy()  # (shared with the game: copied on change)
+        st.places = len(self.site_zone)
         st.owned = set()
         st.loc = self.piece_start[:]
         st.vars = {}

@@ -64,7 +64,7 @@ class Arrange(Primitive):
             places = list(places_of(env) or [])
             if len(values) != len(places):
                 raise RuleError(f"arrange: {len(values)} values for {len(places)} places")
-            n_sites = len(m.state.sites)
+            n_sites = m.state.places
             for i, place in enumerate(places):
                 if type(place) is not int or not 0 <= place < n_sites:
                     places[i] = m.place(place, "arrange")

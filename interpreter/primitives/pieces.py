@@ -63,9 +63,8 @@ class Move(Primitive):
             return Inline((
                 f"piece = {unique(pc, 'what')}(env)",
                 f"site = {unique(pc, 'where')}(env)",
-                "sites = st.sites",
                 "if (type(piece) is int and type(site) is int and 0 <= piece < len(st.loc)",
-                "        and 0 <= site < len(sites) and not m.game.site_zone[site].triggers",
+                "        and 0 <= site < st.places and not m.game.site_zone[site].triggers",
                 "        and not st.shown):",
                 "    old = st.stack(st.loc[piece])",
                 "    if old[-1] == piece:",

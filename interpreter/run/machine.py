@@ -225,7 +225,7 @@ class Machine:
     def place(self, site: Any, what: str) -> int:
         """A value given where a place is expected: a place, or a text naming one (a
         square's name computed as the game goes, e.g. 'c' + str(n))."""
-        if type(site) is int and 0 <= site < len(self.state.sites):
+        if type(site) is int and 0 <= site < self.state.places:
             return site
         if isinstance(site, str):
             found = self.game.site_by_name.get(site)
@@ -240,7 +240,7 @@ class Machine:
         st = self.state
         if type(piece) is not int or not 0 <= piece < len(st.loc):
             raise RuleError(f"move: {kind_of(piece)} is not a piece")
-        if type(site) is not int or not 0 <= site < len(st.sites):
+        if type(site) is not int or not 0 <= site < st.places:
             site = self.place(site, "move")
         if st.shown and piece in st.shown:
             self.unshow((piece,))
@@ -293,7 +293,7 @@ class Machine:
 
     def shuffle(self, site: Any) -> None:
         st = self.state
-        if type(site) is not int or not 0 <= site < len(st.sites):
+        if type(site) is not int or not 0 <= site < st.places:
             site = self.place(site, "shuffle")
         seq = st.stack(site)
         if st.shown:
@@ -552,8 +552,8 @@ class Machine:
 
     def restore(self, snap: State) -> None:
         st = self.state
-        self.env.steps += len(st.loc) + len(st.sites)
-        st.sites = snap.sites[:]  # (the lists shared with the snapshot: copied on change)
+        self.env.steps += len(st.loc) + st.places
+        st.sites = snap.sites.copy()  # (the lists shared with the snapshot: copied on change)
         st.owned = set()
         snap.owned.clear()
         st.loc = snap.loc[:]

@@ -16,6 +16,7 @@ from typing import Any
 
 from interpreter.errors import RuleError
 from interpreter.run.budget import describe as kind_of
+from interpreter.run.state import EMPTY
 
 SIDES = ("n", "e", "s", "w")
 
@@ -157,7 +158,7 @@ def altitude(env: Any, piece: int) -> Any:
     panels = game.panels
     standing = (state.piece_vars.get(panels.standing_on)
                 if panels is not None and panels.standing_on else None)
-    stack = state.sites[state.loc[piece]]
+    stack = state.sites.get(state.loc[piece], EMPTY)
     support: Any = 0  # where the next piece lying flat comes to rest
     card_top: Any = None  # the top of the nearest paneled piece so far
     tips: Any = None  # the highest top of the pieces standing on that piece

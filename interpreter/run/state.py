@@ -6,17 +6,42 @@ random generator, the decision log. ``to_json``/``from_json`` round-trip exactly
 ``copy`` is cheap, because agents copy states many thousands of times.
 
 A copy shares the piece lists of its places with the state it was copied from
-(copy-on-write): it copies the list of places (a pointer per place, the empty places
-all pointing to one empty list), not the places, so an open table of thousands of
-empty squares costs a copy a few microseconds. Whoever changes a place's pieces takes
-them with ``State.stack(place)``, which makes the list the state's own first.
+(copy-on-write): it copies the mapping of places to their lists, not the lists.
+Whoever changes a place's pieces takes them with ``State.stack(place)``, which makes
+the list the state's own first. A game of at most `DENSE_PLACES` places keeps every
+place in the mapping (a read is a plain look-up); a larger one (an open table) keeps
+only the places that hold or have held pieces, so a copy costs the pieces in play, not
+the squares, and a place it lacks holds `EMPTY`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from interpreter.errors import RuleError
+
+EMPTY: list[int] = []
+"""The pieces of a place that holds none, one list shared by every such place (and
+every state): never changed in place (`State.stack` copies it first)."""
+
+DENSE_PLACES = 512
+"""Games with at most this many places keep every place in `State.sites` (generated
+code reads a place by a plain look-up); a larger game keeps only the places that hold
+or have held pieces (its reads say `.get(place, EMPTY)`)."""
+
+
+def dense(places: int) -> bool:
+    """Whether a game of `places` places keeps every place in `State.sites`."""
+    return places <= DENSE_PLACES
+
+
+def sites_of(stacks: Iterable[list[int]], places: int) -> dict[int, list[int]]:
+    """The `State.sites` of every place's pieces, in place order (the empty places
+    sharing `EMPTY`; left out when the game is not `dense`)."""
+    if dense(places):
+        return {i: stack or EMPTY for i, stack in enumerate(stacks)}
+    return {i: stack for i, stack in enumerate(stacks) if stack}
 
 LogEntry = tuple
 """("decision", seat, notation, secret, pieces[, label, pieces the label names[, said,
@@ -43,6 +68,7 @@ class State:
         "over",
         "owned",
         "piece_vars",
+        "places",
         "players",
         "reason",
         "rng",
@@ -57,9 +83,12 @@ class State:
     )
 
     players: int
-    sites: list[list[int]]
-    """Each place's pieces, bottom first. Read freely; change a place's list only
+    sites: dict[int, list[int]]
+    """Place → its pieces, bottom first. Read with `sites.get(place, EMPTY)` (a large
+    game leaves out the places that never held a piece); change a place's list only
     through `stack` (it may be shared with copies)."""
+    places: int
+    """How many places the game has (not `len(sites)`)."""
     owned: set[int]
     """The places whose lists are this state's alone (changed in place); any other may
     be shared with a copy. Empty is always safe: the next change copies the list."""
@@ -96,7 +125,8 @@ class State:
     def copy(self) -> State:
         s = object.__new__(State)
         s.players = self.players
-        s.sites = self.sites[:]  # the places' lists are shared from now: copy-on-write
+        s.sites = self.sites.copy()  # the places' lists are shared from now: copy-on-write
+        s.places = self.places
         s.owned = set()
         self.owned.clear()
         s.loc = self.loc[:]
@@ -126,9 +156,14 @@ class State:
         owned = self.owned
         if site in owned:
             return self.sites[site]
-        stack = self.sites[site] = self.sites[site][:]
+        stack = self.sites[site] = self.sites.get(site, EMPTY)[:]
         owned.add(site)
         return stack
+
+    def lists(self) -> list[list[int]]:
+        """Every place's pieces, in place order (the empty ones sharing `EMPTY`)."""
+        get = self.sites.get
+        return [get(i, EMPTY) for i in range(self.places)]
 
     def log_entries(self) -> list[LogEntry]:
         out: list[LogEntry] = []
@@ -152,7 +187,7 @@ class State:
     def _to_json(self) -> dict[str, Any]:
         data = {
             "players": self.players,
-            "sites": [x[:] for x in self.sites],
+            "sites": [x[:] for x in self.lists()],
             "vars": _plain(self.vars),
             "seat_vars": _plain(self.seat_vars),
             "piece_vars": _plain(self.piece_vars),
@@ -189,8 +224,8 @@ class State:
     def from_json(cls, data: dict[str, Any], n_pieces: int) -> State:
         s = object.__new__(State)
         s.players = int(data["players"])
-        empty: list[int] = []  # shared by the empty places, as in a new game
-        s.sites = [list(x) if x else empty for x in data["sites"]]
+        s.places = len(data["sites"])
+        s.sites = sites_of([list(x) for x in data["sites"]], s.places)
         s.owned = set()
         s.vars = dict(data["vars"])
         s.seat_vars = {k: list(v) for k, v in data["seat_vars"].items()}
@@ -221,10 +256,10 @@ class State:
         return s
 
 
-def locate_pieces(sites: list[list[int]], n_pieces: int) -> list[int]:
+def locate_pieces(sites: dict[int, list[int]], n_pieces: int) -> list[int]:
     """Rebuild the piece → place index from the places (derived, not saved)."""
     loc = [-1] * n_pieces
-    for i, stack in enumerate(sites):
+    for i, stack in sites.items():
         for p in stack:
             loc[p] = i
     return loc

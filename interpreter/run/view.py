@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import RuleError
 from interpreter.run.budget import describe
-from interpreter.run.state import State
+from interpreter.run.state import EMPTY, State
 
 if TYPE_CHECKING:
     from interpreter.play.game import Game
@@ -99,7 +99,7 @@ def held(game: Game, state: State, var: VariableInfo, value: Any,
 def _place(game: Game, state: State, zone: ZoneInfo, site: int, seat: int,
            hidden: _HiddenPieces) -> dict[str, Any]:
     owner = game.site_owner[site]
-    stack = state.sites[site]
+    stack = state.sites.get(site, EMPTY)
     out: dict[str, Any] = {}
     if _may_see(zone.count, owner, seat, state.over, zone.reveal_at_end):
         out["count"] = len(stack)
@@ -182,7 +182,7 @@ def _view(game: Game, state: State, seat: int) -> dict[str, Any]:
         elif zone.reach is not None:  # an open grid: everyone counts it, so list what is used
             sites = state.sites
             zones[zone.id] = _places(game, state, zone, [
-                s for s in range(zone.first, zone.first + zone.per_owner) if sites[s]], seat,
+                s for s in range(zone.first, zone.first + zone.per_owner) if sites.get(s)], seat,
                 hidden)
             zones[zone.id]["reach"] = zone.reach
         else:
@@ -244,7 +244,7 @@ def _place_or_places(game: Game, state: State, zone: ZoneInfo, owner: int,
     sites = list(range(first, first + zone.per_owner))
     if zone.reach is None:
         return _places(game, state, zone, sites, seat, hidden)
-    out = _places(game, state, zone, [s for s in sites if state.sites[s]], seat, hidden)
+    out = _places(game, state, zone, [s for s in sites if state.sites.get(s)], seat, hidden)
     out["reach"] = zone.reach
     return out
 

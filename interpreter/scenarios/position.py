@@ -13,7 +13,7 @@ from typing import Any
 
 from interpreter.errors import Location, did_you_mean
 from interpreter.play.game import Game
-from interpreter.run.state import State, locate_pieces
+from interpreter.run.state import EMPTY, State, locate_pieces, sites_of
 from interpreter.scenarios.model import PieceList, Position
 
 
@@ -197,11 +197,11 @@ def build_state(game: Game, players: int, placements: Placements, seed: int = 0)
     """A blank state (pieces where their sets start) with the named places filled."""
     state = game.blank_state(players, seed)
     moved = {p for stack in placements.stacks.values() for p in stack}
-    sites = [[p for p in stack if p not in moved] for stack in state.sites]
+    sites = [[p for p in stack if p not in moved] for stack in state.lists()]
     for site, stack in placements.stacks.items():
         sites[site] = list(stack)
-    state.sites = sites
-    state.loc = locate_pieces(sites, game.n_pieces)
+    state.sites = sites_of(sites, state.places)
+    state.loc = locate_pieces(state.sites, game.n_pieces)
     for piece, values in placements.piece_values.items():
         for var, value in values.items():
             state.piece_vars[var][piece] = value
@@ -214,7 +214,7 @@ def describe_state(game: Game, state: State, big_pile: int = 12) -> str:
     for zone in game.zones.values():
         parts = []
         for site in zone.sites_in_play(state.players):
-            stack = state.sites[site]
+            stack = state.sites.get(site, EMPTY)
             if not stack:
                 continue
             name = game.site_name[site]
@@ -284,9 +284,10 @@ def _written_places(game: Game, state: State, blank: State) -> dict[str, Any]:
     for zone in game.zones.values():
         places: dict[str | int, Any] = {}
         for site in zone.sites_in_play(state.players):
-            if not state.sites[site] and not blank.sites[site]:
+            if not state.sites.get(site) and not blank.sites.get(site):
                 continue
-            pieces = [_written_piece(game, state, blank, p, alike) for p in state.sites[site]]
+            pieces = [_written_piece(game, state, blank, p, alike)
+                      for p in state.sites.get(site, EMPTY)]
             name = game.site_name[site]
             if name == zone.id:  # a zone that is one pile
                 out[zone.id] = pieces
@@ -367,7 +368,7 @@ def _expression(game: Game, state: State, holds: str | None, value: Any) -> Any:
         return "[" + ", ".join(str(_expression(game, state, holds, v)) for v in value) + "]"
     if type(value) is int and holds == "pieces" and 0 <= value < game.n_pieces:
         site = state.loc[value]
-        return f"stack({game.site_name[site]!r})[{state.sites[site].index(value)}]"
+        return f"stack({game.site_name[site]!r})[{state.sites.get(site, EMPTY).index(value)}]"
     if type(value) is int and holds == "places" and 0 <= value < len(game.site_name):
         return f"place({game.site_name[value]!r})"
     if isinstance(value, int | float):
