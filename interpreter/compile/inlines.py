@@ -96,6 +96,7 @@ def ask(pc: int, spec: ChoiceSpec, usual: int) -> Inline | None:
         lines += [f"    k = {k}",
                   f"    if {exists}(env):",
                   f"        st.frames[-1][0] = {pc}",
+                  f"        m.found = ({kinds}, {out_seat}, {k})",  # (see Machine.found)
                   f"        return {PAUSE}"]
     lines += ["except RuleError as exc:",
               f"    raise {failed}(m, {kinds}, k, exc) from None",
