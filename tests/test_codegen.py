@@ -75,7 +75,7 @@ ATTRIBUTES = {"steps", "step_limit", "state", "temps", "locals", "sites", "curre
               "piece_kind_id", "seat_vars", "piece_vars",
               # instructions written into stretches (compile.inlines)
               "_cache", "forget", "finish", "text", "clear", "seat_index", "pop", "insert",
-              "move", "loc", "site_zone", "remove",
+              "move", "loc", "site_zone", "remove", "found",
               # a place's pieces, the state's own to change (copy-on-write)
               "stack",
               # seats knocked out and pieces shown to some seats (eliminate, show)

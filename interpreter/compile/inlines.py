@@ -95,8 +95,10 @@ def ask(pc: int, spec: ChoiceSpec, usual: int) -> Inline | None:
         names[exists] = kind.exists if kind.exists is not None else kind.has_option
         lines += [f"    k = {k}",
                   f"    if {exists}(env):",
-                  f"        st.frames[-1][0] = {pc}",
-                  f"        return {PAUSE}"]
+                  f"        st.frames[-1][0] = {pc}"]
+        if len(spec.kinds) > 1:  # (see Machine.found: a sampler picks among the kinds)
+            lines.append(f"        m.found = ({kinds}, {out_seat}, {k})")
+        lines.append(f"        return {PAUSE}")
     lines += ["except RuleError as exc:",
               f"    raise {failed}(m, {kinds}, k, exc) from None",
               "except RecursionError:",

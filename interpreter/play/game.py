@@ -7,7 +7,7 @@ assemble.game.compile_game fills a Game in; nothing here compiles anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -136,6 +136,9 @@ class Game:
         self.cache_readers: dict[str, tuple[str, ...]] | None = None
         """For each change the rules make (board, vars, turn): the cached definitions
         that read it (None while the game compiles: a change forgets them all)."""
+        self._kind_orders: dict[int, list[int]] = {}
+        """For each decision (by its place in the program): its kinds of option in the
+        order of their ids, the order the random player picks a kind in."""
         self._compiler: Any = None
         """Kept so expressions written outside the ruleset (scenario expectations) can
         be compiled later with the ruleset's own names."""
@@ -414,7 +417,7 @@ class Game:
         kinds have an option, then the options of the one kind picked (or, for a kind
         that is every combination of its sources, the n-th straight away). The same
         random draws as choosing from the full list, so the same games."""
-        return self._sample(state, seat, agent, searched, self.env(state))
+        return self._sample(state, seat, agent, searched, self.env(state), None)
 
     def play_sampled(self, state: State, seat: int, agent: RandomAgent,
                      searched: list[int] | None = None, machine: Machine | None = None,
@@ -430,7 +433,7 @@ class Game:
         m = (machine.again(keep_cache=True) if machine is not None
              else Machine(self, state, limited=False))
         env = m.env
-        raw = self._sample(state, seat, agent, searched, env)
+        raw = self._sample(state, seat, agent, searched, env, m.found)
         env.steps = 0
         env.temps.clear()
         env.cache.clear()
@@ -439,11 +442,14 @@ class Game:
         return said
 
     def _sample(self, state: State, seat: int, agent: RandomAgent,
-                searched: list[int] | None, env: Env) -> tuple[int, tuple]:
+                searched: list[int] | None, env: Env,
+                found: tuple[ChoiceSpec, int, int] | None) -> tuple[int, tuple]:
+        """`sample_option`'s draw; `found`: what the machine that paused here found of
+        the seat's options (Machine.found), None when nothing is known."""
         spec = self.choices[state.frames[-1][0]]
         listed = state._cache.get(seat) if state._cache is not None else None
         if listed:  # someone listed them all already (uncharged): choose from that list
-            k = _pick_kind(spec, agent, {k for k, _ in listed})
+            k = self._pick_kind(spec, agent, {k for k, _ in listed})
             mine = [raw for raw in listed if raw[0] == k]
             return mine[agent.pick(len(mine))]
         if searched is not None:
@@ -461,10 +467,10 @@ class Game:
                 env.temps["chooser"] = seat
                 k = 0
             else:
-                found = spec.kinds_with_options(env, seat)
-                if not found:
+                having = _kinds_with_options(spec, env, seat, found)
+                if not having:
                     raise RuleError(f"{self.seat_name(seat)} has no option at this decision")
-                k = _pick_kind(spec, agent, found)
+                k = self._pick_kind(spec, agent, having)
             kind = kinds[k]
             sized = spec._located(env, k, kind.sized) if kind.direct else None
             if sized is not None:
@@ -482,6 +488,19 @@ class Game:
             if searched is not None:
                 searched[0] += env.steps
         return k, nth(index)
+
+    def _pick_kind(self, spec: ChoiceSpec, agent: RandomAgent, kinds: Collection[int]
+                   ) -> int:
+        """The kind the random player picks among those with options: by their ids, as it
+        picks from a full list (no draw when there is one)."""
+        if len(kinds) == 1:
+            return next(iter(kinds))
+        order = self._kind_orders.get(spec.pc)
+        if order is None:
+            order = self._kind_orders[spec.pc] = [
+                k for _, k in sorted((kind.id, k) for k, kind in enumerate(spec.kinds))]
+        by_id = [k for k in order if k in kinds]
+        return by_id[agent.pick(len(by_id))]
 
     def apply_trusted(self, state: State, seat: int, raw: tuple[int, tuple],
                       words: bool = True) -> str:
@@ -659,11 +678,17 @@ class Game:
         return self._compiler.compile_outside(text, temps, local_names)
 
 
-def _pick_kind(spec: ChoiceSpec, agent: RandomAgent, kinds: Iterable[int]) -> int:
-    """The kind the random player picks among those with options: by their ids, as it
-    picks from a full list (no draw when there is one)."""
-    by_id = sorted((spec.kinds[k].id, k) for k in kinds)
-    return by_id[agent.pick(len(by_id)) if len(by_id) > 1 else 0][1]
+def _kinds_with_options(spec: ChoiceSpec, env: Env, seat: int,
+                        found: tuple[ChoiceSpec, int, int] | None) -> list[int]:
+    """The kinds in which `seat` has options; those `found` tells (the kinds the machine
+    checked on its way to this pause, for this seat) are not checked again."""
+    if found is None or found[0] is not spec or found[1] != seat:
+        return spec.kinds_with_options(env, seat)
+    first = found[2]  # (the kinds before it have none)
+    env.temps["chooser"] = seat
+    kinds = spec.kinds
+    return [first, *(k for k in range(first + 1, len(kinds))
+                     if spec._located(env, k, kinds[k].has_option))]
 
 
 def numeric_scores(scores: dict[int, Any] | None) -> list[float] | None:

@@ -88,7 +88,8 @@ class Env:
 class Machine:
     """Runs one state forward; created for each advance, never stored."""
 
-    __slots__ = ("cache_for", "charged", "env", "fault", "game", "retry_snapshots", "state")
+    __slots__ = ("cache_for", "charged", "env", "fault", "found", "game", "retry_snapshots",
+                 "state")
 
     def __init__(self, game: Game, state: State, limited: bool = True) -> None:
         self.game = game
@@ -104,6 +105,10 @@ class Machine:
         """The decisions the state had when this machine paused at the next one (set by
         whoever saw it get there: Game.play_sampled): while the state still has that
         many, no one else advanced it, and what `env` computed is its values."""
+        self.found: tuple[ChoiceSpec, int, int] | None = None
+        """At the decision this machine paused at: (the decision, its seat, the first kind
+        of option the seat has there), the kinds before it having none (valid with the
+        cache, see `cache_for`): a sampler need not check them again."""
         if limited:  # (not for a machine that only decides: `decide` sets the limit)
             self.limit_steps(setup=state.decisions == 0)
 
@@ -116,6 +121,8 @@ class Machine:
         st = self.state
         keep_cache = keep_cache and self.cache_for == st.decisions
         self.cache_for = -1
+        if not keep_cache:
+            self.found = None
         self.env.fresh(st.frames[-1][1] if st.frames else {}, keep_cache)
         if self.retry_snapshots:
             self.retry_snapshots = {}
@@ -451,16 +458,23 @@ class Machine:
             self.seat_index(seat)
         else:
             seat = st.current  # always a seat
-        if (not st.out or seat not in st.out) and self.has_option(spec, seat):
-            return PAUSE
+        if not st.out or seat not in st.out:
+            k = self.first_with_option(spec, seat)
+            if k >= 0:
+                self.found = (spec, seat, k)
+                return PAUSE
         return spec.none.pc if spec.none is not None else spec.after.pc
 
     def has_option(self, spec: ChoiceSpec, seat: int) -> bool:
         """Whether `seat` has an option here: a pause only needs to know that (listing
         them all is left to whoever asks, and not charged to the game)."""
+        return self.first_with_option(spec, seat) >= 0
+
+    def first_with_option(self, spec: ChoiceSpec, seat: int) -> int:
+        """The first kind of option `seat` has here (-1: none)."""
         self.state._cache = None
         try:
-            return spec.has_option(self.env, seat)
+            return spec.first_with_option(self.env, seat)
         except RuleError as exc:
             raise exc.during(self.state.decisions, self.game.variant) from None
 
@@ -504,6 +518,7 @@ class Machine:
         st = self.state
         env = self.env
         budgets = self.game.budgets
+        self.found = None  # (it pauses again, or it does not: a simultaneous decision)
         st.decisions += 1
         self.limit_steps(setup=False)
         env.steps += DECISION_STEPS

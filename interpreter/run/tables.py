@@ -367,6 +367,11 @@ class ChoiceSpec:
 
     def has_option(self, env: Any, seat: int) -> bool:
         """Whether `seat` has any option: all a pause at the decision needs to know."""
+        return self.first_with_option(env, seat) >= 0
+
+    def first_with_option(self, env: Any, seat: int) -> int:
+        """The first kind in which `seat` has an option (-1: none), the kinds before it
+        having none: what a sampler at the same state need not check again."""
         env.temps["chooser"] = seat
         k = 0
         try:
@@ -374,8 +379,8 @@ class ChoiceSpec:
                 kind = self.kinds[k]
                 exists = kind.exists
                 if exists(env) if exists is not None else careful_values(kind, env):
-                    return True
-            return False
+                    return k
+            return -1
         except RuleError as exc:
             raise self._locate(env, k, exc) from None
         except RecursionError:
