@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_game
-from interpreter.assemble.game import Game, compile_game
+from interpreter.assemble.game import compile_game
 from interpreter.errors import BudgetError, RuleError, RulesetError
 from interpreter.load.loader import load_ruleset_text
 from interpreter.play.game import show_value
 from interpreter.run.budget import measure, shown_size, value_size
 from interpreter.simulate.playout import make_agents, play_game
+from tests.compiled_text import game_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,10 +52,6 @@ def ruleset(setup: str = "  - let: {x: '1'}", turn: str = "", name: str = "null"
             count: str = "1", rows: str = "2", budgets: str = "") -> str:
     return (BASE.replace("SETUP", setup).replace("TURN", turn).replace("NAME", name)
             .replace("COUNT", count).replace("ROWS", rows).replace("BUDGETS", budgets))
-
-
-def game_of(text: str, options: dict | None = None) -> Game:
-    return compile_game(load_ruleset_text(text, "probe.yaml"), options or {})
 
 
 def run_to_end(text: str) -> None:

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-from interpreter.assemble.game import compile_game
 from interpreter.errors import BudgetError, TabletopError
-from interpreter.load.loader import load_ruleset_text
 from interpreter.play.game import Game
 from interpreter.run.tables import careful_values
+from tests.compiled_text import game_of
 from tests.test_codegen import _CAREFUL, _GAME, _stopped_at
 
 _MARKS = """\
@@ -59,7 +58,7 @@ _DECKS = {"plain": "repeat(1, 5) + repeat(2, 5) + repeat(3, 5)",
 
 def _marks(generate: bool, deck: str = "plain") -> Game:
     text = _MARKS.replace("DECK", _DECKS[deck])
-    return compile_game(load_ruleset_text(text, "marks.yaml"), generate=generate)
+    return game_of(text, generate=generate, file="marks.yaml")
 
 
 _FAST, _SLOW = _marks(True), _marks(False)

@@ -10,10 +10,8 @@ import re
 
 import pytest
 
-from interpreter.assemble.game import compile_game
-from interpreter.errors import TabletopError
 from interpreter.play.game import Game
-from interpreter.run.machine import Env
+from tests.compiled_text import game_of, outcome
 
 _LINES = """\
 tabletop: 1
@@ -51,21 +49,12 @@ end: [{id: e, when: "turn >= 3"}]
 """
 
 
-def _lines(fast: bool) -> Game:
-    from interpreter.load.loader import load_ruleset_text
-    return compile_game(load_ruleset_text(_LINES, "lines.yaml"), generate=fast)
-
-
-_FAST, _CAREFUL = _lines(True), _lines(False)
+_FAST = game_of(_LINES, file="lines.yaml")
+_CAREFUL = game_of(_LINES, generate=False, file="lines.yaml")
 
 
 def _outcome(game: Game, text: str, limit: int = 1_000_000) -> tuple[str, str, int]:
-    env = Env(game, game.new_state(2, 1))
-    env.step_limit = limit
-    try:
-        return ("value", repr(game.compile_expression(text)(env)), env.steps)
-    except TabletopError as exc:
-        return ("error", str(exc), env.steps)
+    return outcome(game, text, limit=limit)
 
 
 def _legend(text: str) -> str:

@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.api import load_game
-from interpreter.assemble.game import Game, compile_game
-from interpreter.errors import TabletopError
-from interpreter.load.loader import load_ruleset_text
+from interpreter.assemble.game import Game
 from interpreter.run.machine import Env, Machine
 from interpreter.simulate.playout import make_agents
+from tests.compiled_text import game_of, outcome
 
 _TEXT = """\
 tabletop: 1
@@ -37,8 +36,8 @@ _TWICE = "count(reds('red')) + count(reds('red'))"
 
 
 def _games() -> tuple[Game, Game]:
-    return (compile_game(load_ruleset_text(_TEXT, "remembered.yaml")),
-            compile_game(load_ruleset_text(_TEXT, "remembered.yaml"), generate=False))
+    return (game_of(_TEXT, file="remembered.yaml"),
+            game_of(_TEXT, generate=False, file="remembered.yaml"))
 
 
 def _counted(game: Game, text: str, name: str) -> tuple[Any, list[tuple]]:
@@ -57,10 +56,7 @@ def _counted(game: Game, text: str, name: str) -> tuple[Any, list[tuple]]:
 
 
 def _outcome(game: Game, env: Env, text: str) -> tuple[str, str, int]:
-    try:
-        return ("value", repr(game.compile_expression(text)(env)), env.steps)
-    except TabletopError as exc:
-        return ("error", str(exc), env.steps)
+    return outcome(game, text, env)
 
 
 def test_a_definition_that_loops_is_computed_once_per_state_and_charged_each_time() -> None:
