@@ -6,10 +6,11 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -19,24 +20,76 @@ from interpreter.compile.english import Describer, ExpressionEnglish
 from interpreter.compile.expressions import _Compiler
 from interpreter.compile.functions import FUNCTIONS
 from interpreter.docs import build_docs, write_docs
-from interpreter.docs.build import build_pdfs, load_books
+from interpreter.docs.build import DocsResult, build_pdfs
 from interpreter.docs.cli import docs_command
 from interpreter.docs.diagrams import colour_hex
+from interpreter.docs.rulebook import Rulebook
 from interpreter.primitives import PRIMITIVES
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "generated_docs"
+RULESETS = ROOT / "rulesets"
+
+
+SMALL_RULESETS = [RULESETS / "pig.yaml", RULESETS / "tic-tac-toe.yaml"]
+"""Two small games: what a test checks of the writing, checking or templates of the
+rulebooks (not of one game's pages) does not need every game built (seconds each)."""
+
+
+class FreshCheck(NamedTuple):
+    """`write_docs`'s check of generated_docs/ and what the build behind it made: the
+    rulebooks (`load_books`'s) and every file (`build_docs`'s). Building them all takes
+    seconds per game, so the tests share this one build rather than making their own."""
+
+    result: DocsResult
+    books: list[Rulebook]
+    files: dict[str, str]
 
 
 @pytest.fixture(scope="module")
-def files() -> dict[str, str]:
-    return build_docs(GENERATED)
+def fresh_check() -> FreshCheck:
+    import interpreter.docs.build as build
+
+    loaded: list[tuple[list[Rulebook], Any, dict[str, str]]] = []
+    built: list[dict[str, str]] = []
+    load_all, build_files = build.load_all, build._build
+
+    def load_kept(*args: Any, **kwargs: Any) -> Any:
+        loaded.append(load_all(*args, **kwargs))
+        return loaded[-1]
+
+    def build_kept(*args: Any, **kwargs: Any) -> Any:
+        files, skipped = build_files(*args, **kwargs)
+        built.append(files)
+        return files, skipped
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build, "load_all", load_kept)
+        patch.setattr(build, "_build", build_kept)
+        result = write_docs(GENERATED, check=True)
+    assert len(loaded) == len(built) == 1, "write_docs no longer builds through _build"
+    assert loaded[0][2] == result.skipped
+    return FreshCheck(result, loaded[0][0], built[0])
+
+
+@pytest.fixture(scope="module")
+def files(fresh_check: FreshCheck) -> dict[str, str]:
+    """Every generated file of the bundled site (what `build_docs(GENERATED)` gives)."""
+    return fresh_check.files
+
+
+@pytest.fixture(scope="module")
+def small_rulesets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A rulesets folder of the `SMALL_RULESETS` only."""
+    folder = tmp_path_factory.mktemp("rulesets")
+    for path in SMALL_RULESETS:
+        shutil.copy(path, folder / path.name)
+    return folder
 
 
 # -- drift ------------------------------------------------------------------------------
 
-def test_committed_rulebooks_are_fresh() -> None:
-    result = write_docs(GENERATED, check=True)
+def test_committed_rulebooks_are_fresh(fresh_check: FreshCheck) -> None:
+    result = fresh_check.result
     assert result.fresh, (
         "generated_docs/ is out of date; run: tabletop docs\n"
         f"stale: {result.stale}\nmissing: {result.missing}\nextra: {result.extra}")
@@ -46,8 +99,9 @@ def test_building_twice_gives_identical_files(files: dict[str, str]) -> None:
     assert build_docs(GENERATED) == files
 
 
-def test_every_loading_ruleset_has_a_rulebook(files: dict[str, str]) -> None:
-    books, skipped = load_books()
+def test_every_loading_ruleset_has_a_rulebook(fresh_check: FreshCheck,
+                                              files: dict[str, str]) -> None:
+    books, skipped = fresh_check.books, fresh_check.result.skipped  # load_books()'s
     assert not skipped, skipped
     for book in books:
         assert f"{book.name}/index.md" in files
@@ -58,9 +112,9 @@ def test_every_loading_ruleset_has_a_rulebook(files: dict[str, str]) -> None:
 def test_check_reports_stale_files_and_the_fix(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "docs"
-    assert docs_command(out) == 0
-    assert docs_command(out, check=True) == 0
-    (out / "caldera" / "index.md").write_text("old text\n", encoding="utf-8")
+    assert docs_command(out, paths=SMALL_RULESETS) == 0
+    assert docs_command(out, check=True, paths=SMALL_RULESETS) == 0
+    (out / "pig" / "index.md").write_text("old text\n", encoding="utf-8")
     # A game dropped from the rulesets leaves the pages tabletop wrote for it ...
     (out / "oldgame").mkdir()
     (out / "oldgame" / "index.md").write_text("x\n", encoding="utf-8")
@@ -69,25 +123,25 @@ def test_check_reports_stale_files_and_the_fix(tmp_path: Path,
     # ... and a designer's own file is not tabletop's to remove.
     (out / "notes.md").write_text("mine\n", encoding="utf-8")
     capsys.readouterr()
-    assert docs_command(out, check=True) == 1
+    assert docs_command(out, check=True, paths=SMALL_RULESETS) == 1
     said = capsys.readouterr()
-    assert "stale: " in said.out and "caldera/index.md" in said.out
+    assert "stale: " in said.out and "pig/index.md" in said.out
     assert "extra: " in said.out and "oldgame/index.md" in said.out
     assert "notes.md" not in said.out
     assert "run: tabletop docs" in said.err
-    assert docs_command(out) == 0
-    assert write_docs(out, check=True).fresh
+    assert docs_command(out, paths=SMALL_RULESETS) == 0
+    assert write_docs(out, check=True, paths=SMALL_RULESETS).fresh
     assert not (out / "oldgame").exists()
     assert (out / "notes.md").read_text(encoding="utf-8") == "mine\n"
 
 
-def test_a_designers_templates_come_first(tmp_path: Path) -> None:
+def test_a_designers_templates_come_first(tmp_path: Path, small_rulesets: Path) -> None:
     (tmp_path / "index.md.j2").write_text(
         "# My games\n{% for book in books %}- {{ book.title }}\n{% endfor %}",
         encoding="utf-8")
-    files = build_docs(tmp_path / "out", templates=tmp_path)
+    files = build_docs(tmp_path / "out", templates=tmp_path, rulesets=small_rulesets)
     assert files["index.md"].startswith("# My games\n- ")
-    assert "## Components" in files["caldera/index.md"]  # the package's template
+    assert "## Components" in files["pig/index.md"]  # the package's template
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -204,18 +258,24 @@ def test_the_guides_are_copied_into_the_site_and_listed_on_the_index(
         assert f"[{title}]({rel})" in files["index.md"]
 
 
-def test_a_rulebook_prints_as_pdf(tmp_path: Path) -> None:
+def test_a_rulebook_prints_as_pdf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Caldera's rulebook alone is loaded, and its pages are counted in the document the
+    PDF is written from (laying the book out again cost as much as the PDF)."""
     weasyprint = pytest.importorskip("weasyprint", reason="the pdf extra is not installed")
-    written = build_pdfs(tmp_path, names=["caldera"])
+    pages: list[int] = []
+    render = weasyprint.HTML.render
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        document = render(self, *args, **kwargs)
+        pages.append(len(document.pages))
+        return document
+    monkeypatch.setattr(weasyprint.HTML, "render", counted)
+    written = build_pdfs(tmp_path, names=["caldera"], paths=[RULESETS / "caldera.yaml"])
     assert [p.name for p in written] == ["caldera.pdf"]
     data = written[0].read_bytes()
     assert data.startswith(b"%PDF")
     assert data.rstrip().endswith(b"%%EOF")
-    books, _ = load_books()
-    from interpreter.docs.build import environment, print_html
-    book = next(b for b in books if b.name == "caldera")
-    pages = weasyprint.HTML(string=print_html(environment(), book)).render().pages
-    assert len(pages) >= 5
+    assert len(pages) == 1 and pages[0] >= 5, pages
 
 
 # -- English ----------------------------------------------------------------------------
