@@ -625,6 +625,8 @@ class _Writer:
                 self.uses(kept, unset)
             else:
                 self.loop_inits[level - 1].append(kept)
+        elif meaning is not None:  # (the same code written for another node)
+            self.kept.setdefault((meaning, level), kept)
         before, r = self.tmp("c"), self.tmp()
         self.emit(f"if {kept} is {unset}:")
         self.emit(f"    {before} = env.steps, len(env.cache)")
