@@ -1,8 +1,12 @@
-"""The PettingZoo adapter: every bundled game passes PettingZoo's api_test, plays to the
-end with its action masks, is repeatable by seed, and observes only the seat's view."""
+"""The PettingZoo adapter: every bundled game, wrapped as `env()` returns it, passes
+PettingZoo's api_test, seed_test and render_test, plays to the end with its action masks,
+is repeatable by seed, and observes only the seat's view."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import pickle
 import warnings
 from typing import Any
 
@@ -12,11 +16,13 @@ pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
 from adapter_support import HIDDEN, bundled_configs, config_id, hidden_pairs  # noqa: E402
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 from interpreter.adapters.encoding import ActionEncoder, returns  # noqa: E402
-from interpreter.adapters.pettingzoo import TabletopEnv, env  # noqa: E402
+from interpreter.adapters.pettingzoo import TabletopEnv, env, raw_env  # noqa: E402
 from interpreter.api import load_game  # noqa: E402
+from interpreter.load.catalog import bundled_names  # noqa: E402
 
 CONFIGS = bundled_configs()
 """Every bundled game at its fewest and most seats, and every yes/no option turned."""
@@ -34,6 +40,69 @@ def test_pettingzoo_api_test_passes(config: tuple[str, int, dict[str, Any]]) -> 
         warnings.filterwarnings("ignore", message="Observation space for each agent")
         api_test(env(name, options, players, render_mode="ansi"),
                  num_cycles=25 if options else 1000)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_env_is_wrapped_as_pettingzoos_board_games(name: str) -> None:
+    """env() as PettingZoo's classics build theirs; raw_env() bare; each game named."""
+    wrapped = outer = env(name)
+    layers = []
+    while isinstance(wrapped, wrappers.BaseWrapper):
+        layers.append(type(wrapped))
+        wrapped = wrapped.env
+    assert layers == [wrappers.OrderEnforcingWrapper, wrappers.AssertOutOfBoundsWrapper,
+                      wrappers.TerminateIllegalWrapper]
+    assert type(wrapped) is TabletopEnv
+    expected = f"tabletop_{name.replace('-', '_')}_v0"
+    assert wrapped.metadata["name"] == expected == str(outer)
+    assert TabletopEnv.metadata["name"] == "tabletop_v0"  # the class's own is not changed
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_seed_and_render_tests_pass(name: str) -> None:
+    """PettingZoo's seed_test and render_test (every render mode, rgb_array too) on the
+    wrapped env, a few cycles each (small frames: the drawing is the same)."""
+    game = load_game(name)
+    seed_test(lambda: env(game, players=game.min_seats), num_cycles=5)
+    with contextlib.redirect_stdout(io.StringIO()):  # the `human` mode prints
+        render_test(lambda render_mode=None: env(game, players=game.min_seats,
+                                                 render_mode=render_mode, frame_width=160))
+
+
+def test_the_wrapped_env_ends_the_game_on_an_illegal_action() -> None:
+    """As PettingZoo's board games: -1 for the agent that played it, 0 for the others,
+    everyone done; the bare env refuses it; before reset nothing may be called."""
+    wrapped = env("caldera", players=3)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = wrapped.agent_selection
+    wrapped.reset(seed=3)
+    observation, *_ = wrapped.last()
+    culprit = wrapped.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns of the illegal move
+        wrapped.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    assert all(wrapped.terminations.values()) and all(wrapped.truncations.values())
+    assert wrapped.rewards == {a: -1.0 if a == culprit else 0.0 for a in wrapped.agents}
+    with pytest.raises(AssertionError, match="action space"):
+        fresh = env("caldera", players=3)
+        fresh.reset(seed=3)
+        fresh.step(10**9)
+    bare = raw_env("caldera", players=3)
+    bare.reset(seed=3)
+    with pytest.raises(ValueError, match="cannot play"):
+        bare.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+
+
+def test_envs_pickle_as_their_arguments() -> None:
+    """EzPickle, as PettingZoo's own environments: a pickled env makes the same game."""
+    original = env("high-rise", {"covered_hidden": False}, render_mode="ansi")
+    copy = pickle.loads(pickle.dumps(original))
+    assert copy.metadata["name"] == "tabletop_high_rise_v0"
+    assert copy.unwrapped.game.options == original.unwrapped.game.options
+    for environment in (original, copy):
+        environment.reset(seed=5)
+    assert (original.observe("player_0")["observation"]
+            == copy.observe("player_0")["observation"]).all()
 
 
 def _play(environment: TabletopEnv, seed: int) -> tuple[list[str], dict[str, float]]:

@@ -1,13 +1,20 @@
-"""Any ruleset as a PettingZoo AEC environment (`pip install 'tabletop[pettingzoo]'`).
+"""Any ruleset as a PettingZoo environment (`pip install 'tabletop[pettingzoo]'`).
 
-    env = TabletopEnv("my-game")                 # or env(...), a path, options, players
+    env = env("my-game")          # or a path; options, players, render_mode
     env.reset(seed=1)
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
         mask = observation["action_mask"]
-        action = None if terminated else env.action_space(agent).sample(mask)
+        action = None if terminated or truncated else env.action_space(agent).sample(mask)
         env.step(action)
 
+- `env()` is the AEC environment wrapped as PettingZoo's own board games are
+  (`TerminateIllegalWrapper` with reward -1, `AssertOutOfBoundsWrapper`,
+  `OrderEnforcingWrapper`): an illegal action ends the game, -1 for the agent that
+  played it and 0 for the others. `raw_env()` (`TabletopEnv`) is the bare one, which
+  refuses an illegal action with a ValueError. `parallel_env()` is the parallel
+  environment of a game with simultaneous decisions (`interpreter.adapters.
+  pettingzoo_parallel`).
 - Agents are `player_0` ... (seat 1 is `player_0`); the seat whose decision it is acts.
   A simultaneous decision (a `choose` with `seats`) is taken one seat after another, in
   seat order, each seeing only its own view (not the others' secret picks).
@@ -27,115 +34,54 @@
   seed deal `s + 1`, `s + 2`, ... (like `tabletop simulate --seed s`). Before any seed
   is given, games are dealt from a random seed. The ruleset's options are fixed when
   the environment is made; `reset`'s `options` are ignored.
+- `metadata["name"]` is the game's own (`tabletop_high_rise_v0`); render modes are
+  `ansi` and `human` (the table as text) and `rgb_array` (the table's drawing).
 """
 
 from __future__ import annotations
 
-import io
-import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
+
+from interpreter.adapters.pettingzoo_base import FRAME_WIDTH, ILLEGAL_REWARD, TableBase
+from interpreter.adapters.pettingzoo_parallel import TabletopParallelEnv
+from interpreter.play.game import Game
+from interpreter.run.state import State
 
 try:
-    import gymnasium
-    import numpy as np
     from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("the PettingZoo adapter needs the 'pettingzoo' extra: "
                       "pip install 'tabletop[pettingzoo]'") from exc
 
-from interpreter.adapters.encoding import (
-    ActionEncoder,
-    Legal,
-    ObservationEncoder,
-    knocked_out_return,
-    returns,
-    seat_view,
-)
-from interpreter.api import load_game
-from interpreter.play.game import Game
-from interpreter.run.state import State
-from interpreter.run.view import SPECTATOR
-
-__all__ = ["TabletopEnv", "env"]
+__all__ = ["ILLEGAL_REWARD", "TabletopEnv", "TabletopParallelEnv", "env", "parallel_env",
+           "raw_env"]
 
 
-class TabletopEnv(AECEnv):
-    """A ruleset, its options and seat count as a PettingZoo AEC environment."""
-
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"], "name": "tabletop_v0", "is_parallelizable": False}
+class TabletopEnv(TableBase, AECEnv):
+    """A ruleset, its options and seat count as a PettingZoo AEC environment (bare:
+    `env()` wraps it)."""
 
     def __init__(self, game: str | Path | Game, options: Mapping[str, Any] | None = None,
                  players: int | None = None, information_state: bool = False,
-                 render_mode: str | None = None) -> None:
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, "
-                             f"not {render_mode!r}")
-        if isinstance(game, Game) and options:
-            raise ValueError("a compiled game has its options already; pass its name or "
-                             "path to set them")
-        self.game = game if isinstance(game, Game) else load_game(game, dict(options or {}))
-        self.players = self.game.check_players(players)
-        self.actions = ActionEncoder(self.game)
-        self.observations = ObservationEncoder(self.game, self.actions)
-        self.information_state = information_state
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(self.players)]
-        self._seats = {agent: i + 1 for i, agent in enumerate(self.possible_agents)}
-        size = (self.observations.information_size if information_state
-                else self.observations.observation_size)
-        n = self.actions.num_actions
-        low = np.asarray(self.observations.low[:size], np.float32)
-        high = np.asarray(self.observations.high[:size], np.float32)
-        self.observation_spaces = {
-            agent: gymnasium.spaces.Dict({
-                "observation": gymnasium.spaces.Box(low, high, dtype=np.float32),
-                "action_mask": gymnasium.spaces.Box(0, 1, (n,), dtype=np.int8)})
-            for agent in self.possible_agents}
-        self.action_spaces = {agent: gymnasium.spaces.Discrete(n)
-                              for agent in self.possible_agents}
-        self.engine_state: State | None = None
-        """The engine's state of the game being played (PettingZoo's `state()`, a view
-        of everything, is not given: agents see only their seat's view)."""
-        self.seed_dealt: int | None = None
-        """The engine's seed of the game being played (`tabletop` replays it)."""
-        self._next_seed: int | None = None
-        self._legal: dict[int, Legal] | None = None
-
-    def __str__(self) -> str:
-        return f"tabletop_{self.game.name}_v0"
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
+                 render_mode: str | None = None, frame_width: int = FRAME_WIDTH) -> None:
+        AECEnv.__init__(self)
+        self._make(game, options, players, information_state, render_mode, frame_width)
 
     # -- the game loop ---------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._next_seed = seed
-        if self._next_seed is None:
-            self._next_seed = secrets.randbits(63)
-        self.seed_dealt = self._next_seed
-        self._next_seed += 1
-        self._start(self.game.new_state(self.players, self.seed_dealt))
+        self._start(self._deal(seed))
 
     def reset_to(self, state: State) -> None:
         """Play on from a position reached elsewhere (a saved game, a scenario): a
         copy of `state`, with as many seats as this environment."""
-        if state.players != self.players:
-            raise ValueError(f"the position has {state.players} seats, this environment "
-                             f"{self.players}")
-        self.seed_dealt = None
-        self._start(state.copy())
+        self._start(self._position(state))
 
     def _start(self, state: State) -> None:
         self.engine_state = state
-        self._legal = None
+        self._changed()
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -155,18 +101,18 @@ class TabletopEnv(AECEnv):
             self._was_dead_step(action)
             return
         assert self.engine_state is not None
-        legal = self._legal_here()
+        seat = self._seats[agent]
+        legal = self.legal_of(seat)
         if action is None or int(action) not in legal:
             shown = "None" if action is None else f"{int(action)} ({self.notation(action)})"
             raise ValueError(f"{agent} cannot play {shown} here; legal: "
                              f"{', '.join(o.notation for o in legal.values())}")
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply_trusted(self.engine_state, self._seats[agent], legal[int(action)].raw)
-        self._legal = None
+        self.game.apply_trusted(self.engine_state, seat, legal[int(action)].raw)
+        self._changed()
         self._clear_rewards()
         if self.engine_state.over:
-            for a, value in zip(self.possible_agents, returns(self.game, self.engine_state),
-                                strict=True):
+            for a, value in self._final_returns().items():
                 if a in self.rewards:
                     self.rewards[a] = value
                     self.terminations[a] = True
@@ -182,79 +128,50 @@ class TabletopEnv(AECEnv):
     def _knock_out(self) -> None:
         """Seats knocked out of the game (`eliminate`) are done: they never act again, and
         their reward is their standing as they go out."""
-        assert self.engine_state is not None
-        for seat in self.engine_state.out:
-            agent = self.possible_agents[seat - 1]
-            if agent in self.terminations and not self.terminations[agent]:
-                self.terminations[agent] = True
-                self.rewards[agent] = knocked_out_return(self.engine_state, seat)
+        for agent, value in self._knocked_out(self.terminations).items():
+            self.terminations[agent] = True
+            self.rewards[agent] = value
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.engine_state is not None
-        seat = self._seats[agent]
-        seen = seat_view(self.game, self.engine_state, seat)
-        vector = (self.observations.information(seen) if self.information_state
-                  else self.observations.observation(seen))
-        mask = np.zeros(self.actions.num_actions, np.int8)
-        if not self.engine_state.over and agent == self.agent_selection:
-            mask[list(self._legal_here())] = 1
-        return {"observation": np.frombuffer(vector, np.float32), "action_mask": mask}
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self._observation(agent, agent == self.agent_selection)
 
     def _select(self) -> None:
         """The agent to act: the lowest seat among those deciding (the first agent once
         the game is over, for the terminated agents' last steps)."""
-        assert self.engine_state is not None
-        seats = self.game.deciding_seats(self.engine_state)
+        seats = self._deciding()
         self.agent_selection = (self.possible_agents[min(seats) - 1] if seats
                                 else self.agents[0])
         self.infos = {agent: {} for agent in self.agents}
         if seats:
-            legal = self._legal_here()
-            self.infos[self.agent_selection] = {
-                "notations": {a: o.notation for a, o in legal.items()}}
+            self.infos[self.agent_selection] = self._notations(min(seats))
 
-    def _legal_here(self) -> dict[int, Legal]:
-        if self._legal is None:
-            assert self.engine_state is not None
-            seats = self.game.deciding_seats(self.engine_state)
-            self._legal = self.actions.legal(self.engine_state, min(seats)) if seats else {}
-        return self._legal
 
-    # -- for people ------------------------------------------------------------------------
-    def notation(self, action: Any) -> str:
-        """What an action id stands for: its notation here if it is legal now, else
-        the notation without the parts computed from a position (they read `…`)."""
-        legal = self._legal_here().get(int(action)) if self.engine_state is not None else None
-        return legal.notation if legal is not None else self.actions.decode(int(action))
-
-    def action_of(self, notation: str) -> int:
-        """The action id of a notation (the same in every position)."""
-        return self.actions.encode(notation)
-
-    def render(self) -> str | None:
-        """The table as a spectator sees it (text for `ansi`, printed for `human`)."""
-        if self.render_mode is None or self.engine_state is None:
-            return None
-        from rich.console import Console
-
-        from interpreter.view.render import render_view
-
-        console = Console(width=100, record=True, file=io.StringIO())
-        console.print(render_view(self.game, seat_view(self.game, self.engine_state, SPECTATOR),
-                                  colour=False))
-        text = console.export_text().replace(f" (you are {self.game.seat_name(SPECTATOR)})",
-                                             "", 1)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        self.engine_state = None
+def raw_env(game: str | Path | Game, options: Mapping[str, Any] | None = None,
+            players: int | None = None, information_state: bool = False,
+            render_mode: str | None = None, frame_width: int = FRAME_WIDTH) -> TabletopEnv:
+    """The bare AEC environment: an illegal action raises a ValueError."""
+    return TabletopEnv(game, options, players, information_state, render_mode, frame_width)
 
 
 def env(game: str | Path | Game, options: Mapping[str, Any] | None = None,
         players: int | None = None, information_state: bool = False,
-        render_mode: str | None = None) -> TabletopEnv:
-    """A new environment (PettingZoo's usual factory name)."""
-    return TabletopEnv(game, options, players, information_state, render_mode)
+        render_mode: str | None = None, frame_width: int = FRAME_WIDTH) -> AECEnv:
+    """The AEC environment wrapped as PettingZoo's own board games are: an illegal
+    action ends the game (ILLEGAL_REWARD for the agent that played it, 0 for the
+    others), an action outside the space is an AssertionError, and calls out of order
+    (a step before `reset`) are refused."""
+    wrapped = wrappers.TerminateIllegalWrapper(
+        raw_env(game, options, players, information_state, render_mode, frame_width),
+        illegal_reward=ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def parallel_env(game: str | Path | Game, options: Mapping[str, Any] | None = None,
+                 players: int | None = None, information_state: bool = False,
+                 render_mode: str | None = None, frame_width: int = FRAME_WIDTH,
+                 illegal_reward: float | None = ILLEGAL_REWARD) -> TabletopParallelEnv:
+    """The parallel environment of a game with simultaneous decisions (see
+    `interpreter.adapters.pettingzoo_parallel`; a ValueError for any other game)."""
+    return TabletopParallelEnv(game, options, players, information_state, render_mode,
+                               frame_width, illegal_reward)
