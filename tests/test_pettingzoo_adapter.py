@@ -8,6 +8,7 @@ import contextlib
 import io
 import pickle
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -179,3 +180,26 @@ def test_observations_read_only_what_the_seat_may_see(
                 seen.append(environment.observe(agent))
             assert (seen[0]["observation"] == seen[1]["observation"]).all()
             assert (seen[0]["action_mask"] == seen[1]["action_mask"]).all()
+
+
+def test_the_guides_table_says_what_each_game_supports() -> None:
+    """guides/pettingzoo.md's table: one row per bundled game, with its name, seats,
+    and whether it is offered as a parallel environment."""
+    from interpreter.adapters.pettingzoo_base import has_simultaneous_decisions
+
+    guide = (Path(__file__).resolve().parent.parent / "guides" / "pettingzoo.md").read_text(
+        encoding="utf-8")
+    rows = {}
+    for line in guide.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 6 and cells[1].startswith("`tabletop_"):
+            rows[cells[0]] = cells
+    assert len(rows) == len(bundled_names())
+    for name in bundled_names():
+        game = load_game(name)
+        title, metadata_name, seats, aec, parallel, modes = rows[game.title]
+        assert metadata_name == f"`{raw_env(game).metadata['name']}`"
+        assert seats == (str(game.min_seats) if game.min_seats == game.max_seats
+                         else f"{game.min_seats}–{game.max_seats}")
+        assert aec == "yes" and modes == ", ".join(TabletopEnv.metadata["render_modes"])
+        assert parallel.startswith("yes") == has_simultaneous_decisions(game), title

@@ -4,7 +4,9 @@
   `tabletop_<name>` with its options, `players` and `seed` as parameters
   (`pip install 'tabletop[openspiel]'`).
 - `interpreter.adapters.pettingzoo`: a ruleset as a PettingZoo AEC environment with
-  action masks (`pip install 'tabletop[pettingzoo]'`).
+  action masks, wrapped as PettingZoo's board games (`env`) or bare (`raw_env`), and a
+  ruleset with simultaneous decisions as a parallel environment (`parallel_env`)
+  (`pip install 'tabletop[pettingzoo]'`).
 - `interpreter.adapters.encoding`: what both share, and the contract they keep: fixed
   action ids derived from the ruleset's notation templates (the same notation has the
   same id in every position and process), fixed-size tensors built from a seat's view
