@@ -9,7 +9,6 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
-pytest.importorskip("resvg_py")
 
 from interpreter.adapters.pettingzoo import env  # noqa: E402
 from interpreter.adapters.pettingzoo_render import rasterise, svg_size  # noqa: E402

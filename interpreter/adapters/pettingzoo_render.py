@@ -52,7 +52,11 @@ def svg_size(svg: str) -> tuple[float, float]:
 def rasterise(svg: str, width: int, height: int) -> np.ndarray:
     """`svg` drawn on white into a (height, width, 3) uint8 array: scaled to fit, keeping
     its proportions, centred."""
-    import resvg_py
+    try:
+        import resvg_py
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("rgb_array rendering needs resvg-py, in the 'pettingzoo' extra: "
+                          "pip install 'tabletop[pettingzoo]'") from exc
 
     w, h = svg_size(svg)
     drawn_w = max(1, min(width, math.floor(w * min(width / w, height / h))))
