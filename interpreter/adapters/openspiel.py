@@ -158,6 +158,8 @@ def register(name_or_path: str | Path) -> str:
                    tuple(ruleset_draws(model, FUNCTIONS)))
     cls = type(f"TabletopGame_{name}", (TabletopGame,), {
         "_source": source, "_defaults": defaults, "_choices": choices, "_facts": facts})
+    cls.__qualname__ = cls.__name__
+    globals()[cls.__name__] = cls  # (pickle finds a game's class by its name)
     pyspiel.register_game(_game_type(name, facts, defaults, seats.min), cls)
     _SOURCES[name] = source
     _SOURCE_CHOICES[name] = choices
