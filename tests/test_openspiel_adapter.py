@@ -237,6 +237,38 @@ def test_a_draw_larger_than_the_bound_is_made_of_smaller_ones(tmp_path: Path) ->
     assert set(counts) == {65}
 
 
+def test_deals_draw_each_place_or_one_generator_state() -> None:
+    """A deal without a condition (High Rise's numbered slips) draws each place's value
+    as one chance node of the values left; a deal under a condition (Caldera's nest
+    colours, dealt again thousands of times) draws one 64-bit generator state, eight
+    chance nodes of 256, and deals from it: its layout keeps the condition."""
+    slips = pyspiel.load_game("tabletop_high_rise_numbered_slips")
+    state = slips.new_initial_state()
+    sizes = []
+    while state.is_chance_node():
+        sizes.append(len(state.chance_outcomes()))
+        state.apply_action(0)
+    # nine squares dealt (the last has one value left: no node), then who starts
+    assert sizes == [9, 8, 7, 6, 5, 4, 3, 2, 2]
+    caldera = pyspiel.load_game("tabletop_caldera")
+    for outcome in (0, 255):
+        state = caldera.new_initial_state()
+        sizes = []
+        while state.is_chance_node():
+            sizes.append(len(state.chance_outcomes()))
+            state.apply_action(outcome)
+        assert sizes == [256] * 8
+        game, engine = caldera.tabletop, state.engine_state
+        colour = {site: game.attributes["colour"][engine.sites[site][0]]
+                  for site in range(engine.places) if game.site_zone[site].id == "board"
+                  and len(engine.sites[site]) >= 3}  # (a red nest has a cap on top)
+        assert len(colour) == 24
+        for site, c in colour.items():
+            for d in ("n", "e", "s", "w"):
+                other = game.offset(site, d)
+                assert other not in colour or colour[other] != c
+
+
 def _random_history(game: Any, seed: int, moves: int = 10_000) -> list[int]:
     """The actions of one random game (chance by its probabilities), and the largest
     chance node met."""

@@ -64,15 +64,18 @@ def next_u64(state: int) -> tuple[int, int]:
 
 def below(state: int | Scripted, n: int) -> tuple[int | Scripted, int]:
     """(new state, a uniform integer in [0, n)); n must be from 1 to 2**64."""
-    if type(state) is not int:
-        return state.below(n)
     if not 0 < n <= 1 << 64:
         raise ValueError(f"below() needs 1 <= n <= 2**64, got {n}")
     limit = (1 << 64) - ((1 << 64) % n)
-    while True:
-        state, x = next_u64(state)
-        if x < limit:
-            return state, x % n
+    try:  # (free when nothing is raised: the integer generator pays no check)
+        while True:
+            state, x = next_u64(state)
+            if x < limit:
+                return state, x % n
+    except TypeError:
+        if type(state) is int:
+            raise
+        return state.below(n)  # outcomes given from outside (Scripted)
 
 
 class ChanceNeeded(Exception):
