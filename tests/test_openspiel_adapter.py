@@ -63,6 +63,18 @@ def test_openspiel_random_simulation_checks_pass(config: tuple[str, int, dict]) 
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+def test_openspiels_games_sim_test_passes_with_pickling() -> None:
+    """OpenSpiel's own `GamesSimTest.sim_game` on every bundled game: the game, its
+    type and states (every power of two actions) pickled and round-tripped through
+    `serialize_game_and_state`, clones applied alongside."""
+    from open_spiel.python.tests.games_sim_test import GamesSimTest
+
+    checks = GamesSimTest()
+    np.random.seed(0)  # (sim_game draws from numpy's global generator)
+    for name in bundled_names():
+        checks.sim_game(pyspiel.load_game(adapter.openspiel_name(name)))
+
+
 def test_importing_the_adapter_registers_every_bundled_game() -> None:
     """As OpenSpiel's own Python games: importing the module is enough to load one by
     name (a fresh process, nothing else called)."""
