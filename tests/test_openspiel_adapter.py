@@ -6,6 +6,7 @@ view alone, and OpenSpiel's MCTS bot plays a game against our random player."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import subprocess
@@ -150,6 +151,25 @@ def test_games_that_draw_nothing_are_deterministic() -> None:
         assert deterministic == (name in DETERMINISTIC), name
         assert (game.max_chance_outcomes() == 0) == deterministic, name
         assert not game.new_initial_state().is_chance_node()  or not deterministic
+
+
+def test_a_game_read_as_drawing_nothing_that_draws_stops_clearly(tmp_path: Path) -> None:
+    """Were the ruleset misread as drawing nothing, its first draw stops with a clear
+    error: it never comes silently from a hidden seed."""
+    path = tmp_path / "dice-duel.yaml"
+    path.write_text((DICE_DUEL % "6").replace("name: dice-duel", "name: misread-duel"),
+                    encoding="utf-8")
+    game = adapter.load(str(path))
+    facts = type(game)._facts
+    type(game)._facts = dataclasses.replace(facts, draws=())
+    try:
+        misread = adapter.load(str(path))
+        assert misread.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+        state = misread.new_initial_state()
+        with pytest.raises(RuntimeError, match="drew at random, though"):
+            state.apply_action(state.string_to_action("roll"))
+    finally:
+        type(game)._facts = facts
 
 
 def test_alpha_beta_solves_tic_tac_toe_a_draw() -> None:

@@ -328,10 +328,7 @@ class TabletopGame(pyspiel.Game):
         made once and shared by every new state until one changes it."""
         if self._start is None:
             engine = _Engine((self._source, self.options), None)
-            if self.stochastic:
-                _advance(self, engine, 0, None, ())
-            else:
-                engine.settle(self.tabletop.new_state(self.num_players(), 0))
+            _advance(self, engine, 0, None, ())
             self._start = engine
         return copy.deepcopy(self._start)
 
@@ -477,11 +474,19 @@ def _advance(game: TabletopGame, engine: _Engine, seat: int, raw: tuple | None,
         else:
             tabletop.apply_trusted(state, seat, raw)
     except ChanceNeeded as need:
+        if not game.stochastic:
+            raise _drew(game) from None
         engine.pending = _Pending(seat, raw, outcomes, need.n)
         return
     assert state.rng.exhausted, "a decision drew fewer outcomes than it did before"
     state.rng = REST
     engine.settle(state)
+
+
+def _drew(game: TabletopGame) -> RuntimeError:
+    return RuntimeError(f"{game.tabletop.title} drew at random, though its ruleset was read "
+                        "as drawing nothing (compile.draws): this is a bug in tabletop, "
+                        "please report it")
 
 
 class TabletopState(pyspiel.State):
@@ -531,8 +536,11 @@ class TabletopState(pyspiel.State):
         seat = self.current_player() + 1
         if game.stochastic:
             _advance(game, engine, seat, option.raw, ())
-        else:
+            return
+        try:  # (in place: nothing to go back to, as nothing is drawn)
             compiled.game.apply_trusted(engine.to_change(), seat, option.raw)
+        except ChanceNeeded:
+            raise _drew(game) from None
 
     def _action_to_string(self, player: int, action: int) -> str:
         engine = self._engine
@@ -615,8 +623,7 @@ def state_from_engine(game: TabletopGame, state: State) -> TabletopState:
     Its later draws are chance nodes, as every draw of the game is."""
     out = game.new_initial_state()
     copied = state.copy()
-    if game.stochastic:
-        copied.rng = REST
+    copied.rng = REST
     out._engine.settle(copied)
     return out
 

@@ -14,7 +14,7 @@ the rules is a draw.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,18 +49,7 @@ outcomes: a larger draw is made of several (see rng.Scripted)."""
 def ruleset_draws(model: BaseModel, functions: Mapping[str, Any]) -> list[Draw]:
     """Every place in a validated ruleset (`load`'s model, variant merged) that may draw
     at random: its `shuffle` and `arrange` effects, and its expressions' calls of the
-    functions that draw (`functions`: the compiler's), directly or through the
-    definitions they call; a definition's own text counts only where it is called."""
-    define = getattr(model, "define", None) or {}
-    bodies: dict[str, str] = {}
-    for key, written in define.items():
-        body = getattr(written, "value", written)
-        bodies[key.split("(", 1)[0].strip()] = body.text
-
-    def definition(name: str) -> tuple[list[str], str] | None:
-        text = bodies.get(name)
-        return None if text is None else ([], text)
-
+    functions that draw (`functions`: the compiler's)."""
     out: list[Draw] = []
     for name, value in model_parts(model):
         if name == "define":
@@ -73,7 +62,7 @@ def ruleset_draws(model: BaseModel, functions: Mapping[str, Any]) -> list[Draw]:
                 out.append(Draw(CONDITIONAL_DEAL if getattr(value, "where", None) is not None
                                 else DEAL))
         elif isinstance(value, Expr):
-            out += drawn_in(value.text, functions, definition)
+            out += drawn_in(value.text, functions)
     return out
 
 
@@ -112,35 +101,16 @@ def most_outcomes(draws: list[Draw], pieces: int, places: int) -> int:
     return max(known, default=0)
 
 
-def drawn_in(text: str, functions: Mapping[str, Any],
-             definition: Callable[[str], tuple[list[str], str] | None]) -> list[Draw]:
-    """The draws an effect's expression may make: its calls of the functions that draw,
-    and those of the definitions it calls (`definition`: a definition's parameters and
-    body text, None for a function)."""
-    out: list[Draw] = []
-    _walk(text, functions, definition, frozenset(), out)
-    return out
-
-
-def _walk(text: str, functions: Mapping[str, Any],
-          definition: Callable[[str], tuple[list[str], str] | None],
-          seen: frozenset[str], out: list[Draw]) -> None:
+def drawn_in(text: str, functions: Mapping[str, Any]) -> list[Draw]:
+    """The draws an effect's expression may make: its calls of the functions that draw
+    (a definition cannot draw: the compiler refuses it)."""
     try:
         tree = ex.parse(text)
     except ex.ExpressionError:
-        return  # (reported where the expression is compiled)
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-            continue
-        name = node.func.id
-        found = definition(name)
-        if found is not None:
-            if name not in seen:
-                _walk(found[1], functions, definition, seen | {name}, out)
-            continue
-        fn = functions.get(name)
-        if fn is not None and fn.random:
-            out.append(Draw(name, _most(name, node.args)))
+        return []  # (reported where the expression is compiled)
+    return [Draw(node.func.id, _most(node.func.id, node.args)) for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and getattr(functions.get(node.func.id), "random", False)]
 
 
 def _most(name: str, args: list[ast.expr]) -> int | None:
