@@ -1,7 +1,8 @@
 """Every ruleset in other frameworks' terms, with no code for any one game.
 
 - `interpreter.adapters.openspiel`: a ruleset as a `pyspiel` game, registered as
-  `tabletop_<name>` with its options, `players` and `seed` as parameters
+  `tabletop_<name>` with its options and `players` as parameters (the bundled games
+  when it is imported), its draws explicit chance nodes
   (`pip install 'tabletop[openspiel]'`).
 - `interpreter.adapters.pettingzoo`: a ruleset as a PettingZoo AEC environment with
   action masks, wrapped as PettingZoo's board games (`env`) or bare (`raw_env`), and a

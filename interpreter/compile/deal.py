@@ -10,7 +10,11 @@ handed to the condition's careful closures, with the steps it charged given back
 a condition, or with code generation off, the condition is called instead.
 
 The deal draws exactly as ``rng.below`` would, so every seed deals the same layout
-whichever way the deal runs.
+whichever way the deal runs. With outcomes given from outside (``rng.Scripted``: the
+OpenSpiel adapter's chance nodes), `drawn_deal` deals instead: a deal without a
+condition draws each place's value as one outcome; a deal under a condition, which may
+deal again thousands of times, draws one 64-bit generator state (a few outcomes) and
+deals from it as above.
 """
 
 from __future__ import annotations
@@ -114,3 +118,25 @@ def generate_deal(where: ast.expr | None, scope: ex.Scope | None,
                                   source, legend))
     return namespace["deal"]
 
+
+
+def drawn_deal(deal: Deal, conditional: bool, env: Any, steps: list, deck: list,
+               assigned: list, places: list, r: Any, tries: list[int],
+               per_place: int) -> tuple[Any, bool]:
+    """The deal when the state's generator is not an integer (``rng.Scripted``): each
+    value drawn as one outcome, or, under a condition (`conditional`), the whole deal
+    from one drawn 64-bit generator state; (the generator after the draws, dealt)."""
+    if conditional:
+        r, state = rngmod.below(r, 1 << 64)
+        return r, deal(env, steps, deck, assigned, places, state, tries, per_place)[1]
+    tries[0] += 1  # (without a condition the first try deals every place)
+    step_limit = env.step_limit
+    for i, place, left, _ in steps:
+        env.steps += per_place
+        if env.steps > step_limit:
+            overspent(env)
+        r, j = rngmod.below(r, left)
+        j += i
+        deck[i], deck[j] = deck[j], deck[i]
+        assigned[place] = deck[i]
+    return r, True

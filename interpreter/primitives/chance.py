@@ -45,6 +45,7 @@ class Arrange(Primitive):
         return {self.as_}
 
     def compile(self, b: ProgramBuilder) -> None:
+        from interpreter.compile.deal import drawn_deal
         from interpreter.compile.expressions import LOOP_STEPS
         from interpreter.run.budget import kept
 
@@ -55,6 +56,7 @@ class Arrange(Primitive):
         per_place = LOOP_STEPS + b.pending_weight - before  # `where` runs at every place
         b.pending_weight = before
         name, limit = self.as_, self.max_tries
+        conditional = self.where is not None
         size_limit = b.base_scope.limits.value_size
         nxt = b.after_this()
 
@@ -81,8 +83,12 @@ class Arrange(Primitive):
             assigned: list = [None] * n_sites
             tries = [0, limit]
             try:
-                r, dealt = deal(env, steps, values, assigned, places, m.state.rng, tries,
-                                per_place)
+                r = m.state.rng
+                if type(r) is int:
+                    r, dealt = deal(env, steps, values, assigned, places, r, tries, per_place)
+                else:  # outcomes given from outside (rng.Scripted)
+                    r, dealt = drawn_deal(deal, conditional, env, steps, values, assigned,
+                                          places, r, tries, per_place)
                 if dealt:
                     m.state.rng = r
                     env.locals[name] = assigned
