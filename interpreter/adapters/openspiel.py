@@ -30,9 +30,10 @@ ids, tensors and returns):
   save the game's random state, which pyspiel lets no Python game provide for a
   sampled-stochastic game: they fail (and `random_sim_test` runs with
   `serialize=False`).
-- No `resample_from_infostate`: a position drawn from what a seat knows can be one the
-  rules cannot go on from, which OpenSpiel's information-set MCTS cannot drop (the
-  engine's own `ismcts` player does).
+- `resample_from_infostate` draws a position from what a seat knows, as the engine's
+  own `ismcts` player does (`interpreter.adapters.resample`): OpenSpiel's
+  information-set MCTS plays the games with secrets. A guessed position the rules
+  cannot go on from ends there with no winner (`ismcts` drops it; OpenSpiel cannot).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from interpreter.adapters.encoding import (
     returns,
     seat_view,
 )
+from interpreter.adapters.resample import GUESSED, apply_guessed, resampled_position
 from interpreter.api import load_game
 from interpreter.errors import UsageError
 from interpreter.load.catalog import bundled_names, find_ruleset
@@ -405,6 +407,9 @@ class TabletopState(pyspiel.State):
             raise ValueError(f"action {action} ({compiled.actions.decode(action)}) is not "
                              "legal here")
         seat = self.current_player() + 1
+        if getattr(self, GUESSED, False):
+            apply_guessed(compiled.game, engine.to_change(), seat, option.raw)
+            return
         compiled.game.apply_trusted(engine.to_change(), seat, option.raw)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -433,6 +438,19 @@ class TabletopState(pyspiel.State):
         if held.text is None:
             held.text = _describe(held.state)
         return held.text
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Any) -> TabletopState:
+        """A state `player_id` cannot tell from this one, its hidden facts drawn anew
+        (`interpreter.adapters.resample`); before the deal, a clone."""
+        st = self._engine.state
+        if st is None:
+            return self.clone()
+        game = self.get_game()
+        drawn = resampled_position(game.tabletop, st, player_id + 1, probability_sampler)
+        out = state_from_engine(game, drawn)
+        setattr(out, GUESSED, True)
+        return out
 
     # -- for people and tools --------------------------------------------------------------
     @property

@@ -1,0 +1,164 @@
+"""OpenSpiel's bots on the adapter: `resample_from_infostate` (positions drawn from what
+a seat knows, for OpenSpiel's information-set MCTS), `max_game_length` (a true bound
+where the ruleset gives one) and the compact action encoding of open tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+from adapter_support import random_position  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from interpreter.adapters import openspiel as adapter  # noqa: E402
+from interpreter.adapters.resample import GUESSED  # noqa: E402
+from interpreter.agents.information import known_log  # noqa: E402
+from interpreter.errors import RuleError  # noqa: E402
+
+SECRETS = [("bottoms-up", 4, {}), ("aquarium", 3, {}), ("aquarius-rising", 2, {}),
+           ("high-rise", 2, {}), ("kuhn-poker", 2, {}),
+           ("liars-dice", 2, {}), ("goofspiel", 2, {}), ("perudo", 3, {})]
+"""Games with something hidden from some seat (a secret colour, a hand, a deck, covered
+dice, others' simultaneous picks)."""
+
+
+class Numbers:
+    """A probability sampler as OpenSpiel passes one: each call, the next number."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self) -> float:
+        return float(self.rng.random())
+
+
+def _positions(name: str, players: int, options: dict[str, Any]) -> list[Any]:
+    """OpenSpiel states at a few depths of random games (not over)."""
+    game = adapter.load(name, options, players=players)
+    out = []
+    for seed, depth in [(1, 1), (2, 2), (3, 5), (4, 12), (5, 30), (6, 70)]:
+        engine = random_position(game.tabletop, players, seed, depth)
+        if not engine.over:
+            out.append(adapter.state_from_engine(game, engine))
+    assert out
+    return out
+
+
+@pytest.mark.parametrize("config", SECRETS, ids=lambda c: f"{c[0]}-{c[1]}")
+def test_a_resample_is_a_position_the_seat_cannot_tell_apart(config: tuple) -> None:
+    """For every seat: the same information-state string (what OpenSpiel's ISMCTS
+    asserts), observation string and tensors, and a position the rules go on from."""
+    for state in _positions(*config):
+        for player in range(state.num_players()):
+            drawn = state.resample_from_infostate(player, Numbers(player))
+            assert drawn.information_state_string(player) == \
+                state.information_state_string(player)
+            assert drawn.observation_string(player) == state.observation_string(player)
+            assert drawn.information_state_tensor(player) == \
+                state.information_state_tensor(player)
+            assert drawn.current_player() == state.current_player()
+            assert drawn.legal_actions() == state.legal_actions() or \
+                drawn.current_player() != player
+            assert drawn.legal_actions()
+            assert getattr(drawn, GUESSED) and getattr(drawn.clone(), GUESSED)
+
+
+@pytest.mark.parametrize("config", SECRETS, ids=lambda c: f"{c[0]}-{c[1]}")
+def test_a_resample_draws_what_the_seat_cannot_see(config: tuple) -> None:
+    """Two samplers give positions that differ (where the seat cannot see), and a
+    resample depends only on what the seat knows: resampling a position the seat
+    cannot tell from the true one, with the same numbers, draws the same position."""
+    differ = 0
+    for state in _positions(*config):
+        player = state.current_player()
+        one = state.resample_from_infostate(player, Numbers(1))
+        two = state.resample_from_infostate(player, Numbers(2))
+        differ += str(one) != str(two)
+        again = one.resample_from_infostate(player, Numbers(7))
+        assert str(again) == str(state.resample_from_infostate(player, Numbers(7)))
+        assert str(again) != str(state) or str(one) == str(state)
+    assert differ
+
+
+@pytest.mark.parametrize("config", SECRETS[:4], ids=lambda c: f"{c[0]}-{c[1]}")
+def test_a_resample_tells_no_seat_the_true_hidden_facts(config: tuple) -> None:
+    """Its log is the log as the resampling seat may read it, so another seat's view of
+    it never holds a line the resampling seat may not read."""
+    for state in _positions(*config):
+        player = state.current_player()
+        drawn = state.resample_from_infostate(player, Numbers(3))
+        game = state.get_game().tabletop
+        assert drawn.engine_state.log_entries() == \
+            _entries(known_log(game, state.engine_state, player + 1))
+        mine = state.view(player)["log"]
+        for other in range(state.num_players()):
+            theirs = drawn.view(other)["log"]
+            assert len(theirs) == len(mine)
+            for line, known in zip(theirs, mine, strict=True):
+                assert known.get("decision", "") is not None or line.get("decision") is None
+
+
+def _entries(log: Any) -> list[Any]:
+    out = []
+    while log is not None:
+        out.append(log[0])
+        log = log[1]
+    return out[::-1]
+
+
+def test_a_guessed_position_the_rules_cannot_go_on_from_ends_with_no_winner() -> None:
+    """Aquarium's view does not say which action cards each player still holds, so some
+    guesses leave a player with no Phase II card: in a resampled state that ends the
+    game with no winner (OpenSpiel's search cannot drop it); in the true game the same
+    failure would be raised."""
+    game = adapter.load("aquarium", players=2, seed=1)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for seed in range(1, 40):
+        state = adapter.state_from_engine(game, random_position(game.tabletop, 2, seed, 12))
+        for k in range(6):
+            drawn = state.resample_from_infostate(state.current_player(), Numbers(k))
+            true_copy = adapter.state_from_engine(game, drawn.engine_state)
+            moves = []
+            while not drawn.is_terminal():
+                action = int(rng.choice(drawn.legal_actions()))
+                moves.append(action)
+                drawn.apply_action(action)
+            if drawn.engine_state.reason.startswith("a guessed position"):
+                ended += 1
+                assert drawn.returns() == [0.0, 0.0]
+                with pytest.raises(RuleError):
+                    for action in moves:
+                        true_copy.apply_action(action)
+        if ended >= 2:
+            break
+    assert ended >= 2
+
+
+def test_openspiel_ismcts_bot_plays_a_game_with_secrets_to_the_end() -> None:
+    """OpenSpiel's information-set MCTS (which asserts that every resample has its
+    player's information state) plays player 0 of Aquarium against a random player to
+    the end (three simulations a decision: the test is of the protocol, not of play)."""
+    game = adapter.load("aquarium", players=2, seed=1)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3,
+                           random_state=np.random.RandomState(0))
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    searched = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+            searched += 1
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert searched > 5
+    assert not getattr(state, GUESSED, False)
+    assert sum(state.returns()) == pytest.approx(0.0)
+    assert not state.engine_state.reason.startswith("a guessed position")
