@@ -4,6 +4,9 @@ where the ruleset gives one) and the compact action encoding of open tables."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +22,7 @@ from interpreter.adapters.resample import GUESSED  # noqa: E402
 from interpreter.agents.information import known_log  # noqa: E402
 from interpreter.errors import RuleError  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent
 SECRETS = [("bottoms-up", 4, {}), ("aquarium", 3, {}), ("aquarius-rising", 2, {}),
            ("high-rise", 2, {}), ("kuhn-poker", 2, {}),
            ("liars-dice", 2, {}), ("goofspiel", 2, {}), ("perudo", 3, {})]
@@ -162,3 +166,87 @@ def test_openspiel_ismcts_bot_plays_a_game_with_secrets_to_the_end() -> None:
     assert not getattr(state, GUESSED, False)
     assert sum(state.returns()) == pytest.approx(0.0)
     assert not state.engine_state.reason.startswith("a guessed position")
+
+
+# -- max_game_length: the ruleset's most_decisions ----------------------------------------
+BOUNDED = [("tic-tac-toe", {}, 9), ("connect-four", {}, 42), ("hex", {"size": 4}, 16),
+           ("nim", {}, 16), ("dots-and-boxes", {}, 12), ("kuhn-poker", {}, 3),
+           ("goofspiel", {"cards": 6}, 10), ("liars-dice", {}, 13),
+           ("high-rise", {}, 50), ("high-rise", {"rows": 3, "cols": 4}, 80),
+           ("high-rise-numbered-slips", {}, 50), ("high-rise-black-white-covers", {}, 50)]
+"""Rulesets that say how many decisions a game takes at most, with options, and that
+number."""
+
+
+@pytest.mark.parametrize("name, options, most", BOUNDED,
+                         ids=[f"{n}-{'-'.join(map(str, o.values()))}" for n, o, _ in BOUNDED])
+def test_max_game_length_is_the_rulesets_most_decisions_and_no_game_goes_past_it(
+        name: str, options: dict[str, Any], most: int) -> None:
+    """A true bound (OpenSpiel sizes buffers from it): 60 random games at each seat
+    count stay within it."""
+    game = adapter.load(name, options)
+    tabletop = game.tabletop
+    assert tabletop.most_decisions == most
+    assert game.max_game_length() == most
+    longest = 0
+    for players in sorted({tabletop.min_seats, tabletop.max_seats}):
+        for seed in range(60):
+            engine = random_position(tabletop, players, seed, most + 1)
+            assert engine.over
+            longest = max(longest, engine.decisions)
+    assert 0 < longest <= most
+
+
+def test_without_most_decisions_max_game_length_is_the_decisions_budget() -> None:
+    game = adapter.load("caldera")
+    assert game.tabletop.most_decisions is None
+    assert game.max_game_length() == game.tabletop.budgets.decisions_per_game == 100_000
+
+
+def _ruleset_with(tmp_path: Any, bound: str) -> Any:
+    text = (ROOT / "rulesets" / "tic-tac-toe.yaml").read_text()
+    text = text.replace("most_decisions: 9", f"most_decisions: {bound}")
+    path = tmp_path / "short-tic-tac-toe.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_a_game_past_most_decisions_stops_with_a_rules_error(tmp_path: Any) -> None:
+    from interpreter.api import load_game
+
+    game = load_game(str(_ruleset_with(tmp_path, "5")))
+    assert game.most_decisions == 5 and game.decision_limit == 5
+    with pytest.raises(RuleError) as caught:
+        for seed in range(20):
+            random_position(game, 2, seed, 9)
+    message = str(caught.value)
+    assert "went past 5 decisions, the most the ruleset says a game can take " \
+           "(most_decisions)" in message
+    assert "short-tic-tac-toe.yaml:" in message and "budgets" not in message
+
+
+@pytest.mark.parametrize("bound, said", [
+    ("fish", "unknown name 'fish'"),
+    ("0", "most_decisions must be a whole number of at least 1"),
+    ("200000", "more than the 100,000 of budgets.decisions_per_game"),
+    ("count(pieces(board))", "most_decisions must be computable from the options alone")])
+def test_a_bad_most_decisions_is_one_clear_error(tmp_path: Any, bound: str, said: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "interpreter.cli", "validate",
+                             str(_ruleset_with(tmp_path, bound))],
+                            capture_output=True, text=True, cwd=ROOT, check=False)
+    assert result.returncode == 1
+    assert said in result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "short-tic-tac-toe.yaml:" in result.stdout + result.stderr
+
+
+def test_the_rulebook_says_most_decisions_in_the_exact_rules() -> None:
+    from interpreter.docs.rulebook import build_rulebook
+    from interpreter.load.loader import load_ruleset
+
+    book = build_rulebook(load_ruleset(ROOT / "rulesets" / "tic-tac-toe.yaml"))
+    assert "No game takes more than 9 decisions, each choice of each player counting " \
+           "one." in [str(e["exact"]) for e in book.end_rules]
+    book = build_rulebook(load_ruleset(ROOT / "rulesets" / "hex.yaml"))
+    said = str(book.end_rules[-1]["exact"])
+    assert said.startswith("No game takes more than 121 decisions (")

@@ -23,6 +23,10 @@ ids, tensors and returns):
 - Simultaneous decisions (a `choose` with `seats`) are taken one seat after another,
   in seat order; each sees only what its view shows, so not the others' secret picks.
 - Players are seats minus one (seat 1 is player 0).
+- `max_game_length` is the ruleset's `most_decisions` (the most decisions its rules let
+  a game take, which the engine enforces) where it gives one, else the decisions budget
+  (`budgets.decisions_per_game`, 100,000 by default): a bound the engine enforces too,
+  but no measure of the game.
 - Observations and information states are built from the seat's view alone
   (`interpreter.run.view`); `public_info`-only observers see the spectator's view.
 - Saving: `state.serialize()` / `game.deserialize_state()` round-trip a state exactly
@@ -254,7 +258,7 @@ class TabletopGame(pyspiel.Game):
             num_distinct_actions=self.compiled.actions.num_actions, max_chance_outcomes=1,
             num_players=players, min_utility=-1.0, max_utility=1.0,
             utility_sum=0.0 if players > 1 else None,
-            max_game_length=tabletop.budgets.decisions_per_game)
+            max_game_length=tabletop.decision_limit)
         name = openspiel_name(tabletop.name)
         super().__init__(_game_type(name, tabletop, self._defaults, players), info, values)
 
