@@ -18,6 +18,7 @@ from adapter_support import random_position  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from interpreter.adapters import openspiel as adapter  # noqa: E402
+from interpreter.adapters.encoding import EncodingError  # noqa: E402
 from interpreter.adapters.resample import GUESSED  # noqa: E402
 from interpreter.agents.information import known_log  # noqa: E402
 from interpreter.errors import RuleError  # noqa: E402
@@ -245,8 +246,89 @@ def test_the_rulebook_says_most_decisions_in_the_exact_rules() -> None:
     from interpreter.load.loader import load_ruleset
 
     book = build_rulebook(load_ruleset(ROOT / "rulesets" / "tic-tac-toe.yaml"))
-    assert "No game takes more than 9 decisions, each choice of each player counting " \
-           "one." in [str(e["exact"]) for e in book.end_rules]
+    assert "The decisions of a game, each choice of each player counting one, number at " \
+           "most 9." in [str(e["exact"]) for e in book.end_rules]
     book = build_rulebook(load_ruleset(ROOT / "rulesets" / "hex.yaml"))
     said = str(book.end_rules[-1]["exact"])
-    assert said.startswith("No game takes more than 121 decisions (")
+    assert said == ("The decisions of a game, each choice of each player counting one, "
+                    "number at most the board size times the board size (121 with the "
+                    "default options).")
+
+
+# -- compact action ids for open tables ------------------------------------------------------
+def test_compact_ids_name_each_legal_option_of_a_position_once() -> None:
+    """Over random games of Aquarius Rising (an open table of 6,889 squares): in every
+    position, each legal option has its own compact id, which decodes (in that
+    position) to its notation as the dense ids decode it; the ids are far fewer than
+    the dense ones, and one id stands for different squares in different positions
+    (the price)."""
+    dense = adapter.load("aquarius-rising", players=2)
+    game = adapter.load("aquarius-rising", {"actions": "compact"}, players=2)
+    assert dense.num_distinct_actions() == 3_872_960
+    assert game.num_distinct_actions() < dense.num_distinct_actions() / 4
+    encoder = game.compiled.actions
+    meanings: dict[int, set[str]] = {}
+    for seed in range(3):
+        state = game.new_initial_state()
+        state.apply_action(0)
+        twin = dense.new_initial_state()
+        twin.apply_action(0)
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            legal = state.legal_options()
+            assert len(legal) == len(twin.legal_actions())
+            assert sorted(o.notation for o in legal.values()) == \
+                sorted(twin.action_to_string(a) for a in twin.legal_actions())
+            for action, option in legal.items():
+                assert 0 <= action < game.num_distinct_actions()
+                written = encoder.dense.decode(encoder.dense.encode(option.notation))
+                assert encoder.decode(action, state.engine_state) == written  # (`…`: computed)
+                assert encoder.encode(option.notation, state.engine_state) == action
+                assert state.action_to_string(action) == option.notation
+                meanings.setdefault(action, set()).add(option.notation)
+            action = int(rng.choice(list(legal)))
+            twin.apply_action(twin.string_to_action(state.action_to_string(action)))
+            state.apply_action(action)
+        assert state.returns() == twin.returns()
+    assert any(len(said) > 1 for said in meanings.values())
+
+
+def test_compact_ids_pass_openspiels_checks_and_change_nothing_without_an_open_table(
+        ) -> None:
+    game = adapter.load("aquarius-rising", {"actions": "compact"}, players=3)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    closed = adapter.load("caldera", {"actions": "compact"})
+    assert closed.num_distinct_actions() == adapter.load("caldera").num_distinct_actions()
+    state = closed.new_initial_state()
+    state.apply_action(0)
+    dense = adapter.load("caldera").new_initial_state()
+    dense.apply_action(0)
+    assert state.legal_actions() == dense.legal_actions()
+    name = adapter.register("aquarius-rising")
+    loaded = pyspiel.load_game(f"{name}(actions=compact,players=2)")
+    assert loaded.num_distinct_actions() == game.num_distinct_actions()
+    with pytest.raises(Exception, match="actions is dense or compact, not 'sparse'"):
+        pyspiel.load_game(f"{name}(actions=sparse)")
+
+
+def test_a_square_no_compact_id_can_name_is_refused(tmp_path: Any) -> None:
+    """Tic-tac-toe on an open table where a mark may go anywhere: a square two away from
+    every anchor has no compact id, and listing the actions says so (never drops it).
+    On a small open table the dense ids are fewer, and kept."""
+    text = (ROOT / "rulesets" / "tic-tac-toe.yaml").read_text()
+    small = tmp_path / "small.yaml"
+    small.write_text(text.replace("    rows: 3\n    cols: 3\n", "    reach: 2\n")
+                     .replace("name: tic-tac-toe", "name: small-tic-tac-toe"))
+    assert adapter.load(small, {"actions": "compact"}).num_distinct_actions() == \
+        adapter.load(small).num_distinct_actions() == 28  # 25 squares, 2 supplies, nowhere
+    text = text.replace("    rows: 3\n    cols: 3\n", "    reach: 12\n")
+    text = text.replace("name: tic-tac-toe", "name: open-tic-tac-toe")
+    text = text.replace("most_decisions: 9", "most_decisions: 25")
+    path = tmp_path / "open-tic-tac-toe.yaml"
+    path.write_text(text)
+    game = adapter.load(path, {"actions": "compact"})
+    assert game.num_distinct_actions() < adapter.load(path).num_distinct_actions()
+    state = game.new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(EncodingError, match="farther than 1 from every piece laid"):
+        state.legal_actions()

@@ -56,6 +56,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("the OpenSpiel adapter needs the 'openspiel' extra: "
                       "pip install 'tabletop[openspiel]'") from exc
 
+from interpreter.adapters.compact import COMPACT, DENSE, CompactActionEncoder
 from interpreter.adapters.encoding import (
     ActionEncoder,
     Legal,
@@ -75,6 +76,9 @@ from interpreter.run.tables import Option
 from interpreter.run.view import SPECTATOR
 
 PREFIX = "tabletop_"
+ACTIONS = "actions"
+"""The parameter choosing the action ids: `dense` (fixed ids) or `compact` (the squares
+of open tables relative to the pieces laid: `interpreter.adapters.compact`)."""
 DEAL = 0
 """The chance node's only outcome: set the game up with the game object's next seed."""
 
@@ -88,7 +92,7 @@ class Compiled:
     """A compiled ruleset with its action and observation encoders."""
 
     game: Game
-    actions: ActionEncoder
+    actions: ActionEncoder | CompactActionEncoder
     observations: ObservationEncoder
 
 
@@ -105,9 +109,13 @@ def _compiled(source: str, options: tuple[tuple[str, Any], ...]) -> Compiled:
     if found is None:
         if len(_COMPILED) >= 32:
             _COMPILED.pop(next(iter(_COMPILED)))
-        game = load_game(source, dict(options))
+        settings = dict(options)
+        mode = settings.pop(ACTIONS, DENSE)
+        game = load_game(source, settings)
         actions = ActionEncoder(game)
-        found = _COMPILED[key] = Compiled(game, actions, ObservationEncoder(game, actions))
+        observations = ObservationEncoder(game, actions)
+        found = _COMPILED[key] = Compiled(
+            game, CompactActionEncoder(actions) if mode == COMPACT else actions, observations)
     return found
 
 
@@ -133,7 +141,7 @@ def register(name_or_path: str | Path) -> str:
             raise UsageError(f"OpenSpiel already knows {name} from {known}; a ruleset of the "
                              "same name cannot be registered again")
         return name
-    defaults: dict[str, Any] = {"players": base.min_seats, "seed": 0}
+    defaults: dict[str, Any] = {"players": base.min_seats, "seed": 0, ACTIONS: DENSE}
     choices: dict[str, dict[Any, str]] = {}
     for option in base.ruleset.options:
         if option.id in defaults:
@@ -264,6 +272,8 @@ class TabletopGame(pyspiel.Game):
 
     def _option(self, key: str, value: Any) -> Any:
         """An option's value as the ruleset has it (a choice from its parameter)."""
+        if key == ACTIONS and value not in (DENSE, COMPACT):
+            raise UsageError(f"actions is {DENSE} or {COMPACT}, not {value!r}")
         choices = self._choices.get(key)
         if choices is None:
             return value
@@ -278,7 +288,7 @@ class TabletopGame(pyspiel.Game):
         return self.compiled.game
 
     @property
-    def actions(self) -> ActionEncoder:
+    def actions(self) -> ActionEncoder | CompactActionEncoder:
         return self.compiled.actions
 
     def next_seed(self) -> int:
