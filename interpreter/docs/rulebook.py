@@ -642,9 +642,11 @@ def _decision_bound(game: Game, d: Describer) -> str | None:
     written = game.ruleset.most_decisions
     if written is None or game.most_decisions is None:
         return None
-    how = "" if written.text.strip().isdigit() else f" ({d.expr(written)})"
-    return sentence(f"no game takes more than {game.most_decisions:,} decisions{how}, each "
-                    "choice of each player counting one")
+    most = f"{game.most_decisions:,}"
+    if not written.text.strip().isdigit():
+        most = f"{d.expr(written)} ({most} with the default options)"
+    return sentence(f"the decisions of a game, each choice of each player counting one, "
+                    f"number at most {most}")
 
 
 _SAYS_WHO = re.compile(r"\b(wins?|won|winners?|draw|loses?|lost)\b", re.IGNORECASE)
