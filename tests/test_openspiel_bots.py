@@ -19,7 +19,6 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from interpreter.adapters import openspiel as adapter  # noqa: E402
 from interpreter.adapters.encoding import EncodingError  # noqa: E402
-from interpreter.adapters.resample import GUESSED  # noqa: E402
 from interpreter.agents.information import known_log  # noqa: E402
 from interpreter.errors import RuleError  # noqa: E402
 
@@ -69,7 +68,8 @@ def test_a_resample_is_a_position_the_seat_cannot_tell_apart(config: tuple) -> N
             assert drawn.legal_actions() == state.legal_actions() or \
                 drawn.current_player() != player
             assert drawn.legal_actions()
-            assert getattr(drawn, GUESSED) and getattr(drawn.clone(), GUESSED)
+            assert drawn.guessed and drawn.clone().guessed
+            assert drawn.child(drawn.legal_actions()[0]).guessed
 
 
 @pytest.mark.parametrize("config", SECRETS, ids=lambda c: f"{c[0]}-{c[1]}")
@@ -164,7 +164,7 @@ def test_openspiel_ismcts_bot_plays_a_game_with_secrets_to_the_end() -> None:
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert searched > 5
-    assert not getattr(state, GUESSED, False)
+    assert not getattr(state, "guessed", False)
     assert sum(state.returns()) == pytest.approx(0.0)
     assert not state.engine_state.reason.startswith("a guessed position")
 

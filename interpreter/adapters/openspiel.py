@@ -66,7 +66,7 @@ from interpreter.adapters.encoding import (
     returns,
     seat_view,
 )
-from interpreter.adapters.resample import GUESSED, apply_guessed, resampled_position
+from interpreter.adapters.resample import end_if_impossible, resampled_position
 from interpreter.api import load_game
 from interpreter.errors import UsageError
 from interpreter.load.catalog import bundled_names, find_ruleset
@@ -408,6 +408,12 @@ class TabletopState(pyspiel.State):
         return [(DEAL, 1.0)]
 
     def _apply_action(self, action: int) -> None:
+        if self.__dict__.get("guessed"):  # (a clone copies it)
+            end_if_impossible(lambda: self._carry_out(action), self._engine)
+        else:
+            self._carry_out(action)
+
+    def _carry_out(self, action: int) -> None:
         engine = self._engine
         compiled = engine.compiled
         if engine.state is None:
@@ -421,9 +427,6 @@ class TabletopState(pyspiel.State):
             raise ValueError(f"action {action} ({compiled.actions.decode(action)}) is not "
                              "legal here")
         seat = self.current_player() + 1
-        if getattr(self, GUESSED, False):
-            apply_guessed(compiled.game, engine.to_change(), seat, option.raw)
-            return
         compiled.game.apply_trusted(engine.to_change(), seat, option.raw)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -456,14 +459,16 @@ class TabletopState(pyspiel.State):
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Any) -> TabletopState:
         """A state `player_id` cannot tell from this one, its hidden facts drawn anew
-        (`interpreter.adapters.resample`); before the deal, a clone."""
+        (`interpreter.adapters.resample`); before the deal, a clone. It is `guessed`, as
+        is every state reached from it: where the guess turns out to be one the rules
+        cannot go on from, that game ends there with no winner."""
         st = self._engine.state
         if st is None:
             return self.clone()
         game = self.get_game()
         drawn = resampled_position(game.tabletop, st, player_id + 1, probability_sampler)
         out = state_from_engine(game, drawn)
-        setattr(out, GUESSED, True)
+        out.guessed = True
         return out
 
     # -- for people and tools --------------------------------------------------------------

@@ -30,7 +30,7 @@ A resampled state's history is empty: it starts at the drawn position, as
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from interpreter.agents.information import draw_position
 from interpreter.errors import RuleError
@@ -38,9 +38,6 @@ from interpreter.errors import RuleError
 if TYPE_CHECKING:
     from interpreter.play.game import Game
     from interpreter.run.state import State
-
-GUESSED = "guessed"
-"""The attribute a resampled OpenSpiel state (and each state reached from it) carries."""
 
 SEED_DRAWS = 2
 """Numbers read from the probability sampler for one seed (53 bits each)."""
@@ -60,16 +57,20 @@ def resampled_position(game: Game, state: State, seat: int,
     return draw_position(game, state, seat, seed_from(probability_sampler))
 
 
-def apply_guessed(game: Game, state: State, seat: int, raw: tuple[int, tuple]) -> None:
-    """Carry out an option in a guessed position: if the rules cannot go on (the guess
-    was impossible), the game ends there with no winner (see the module's docstring)."""
+def end_if_impossible(apply: Callable[[], None], engine: Any) -> None:
+    """Carry out an action of a guessed position (`apply`): if the rules cannot go on
+    (the guess was impossible), the game of `engine` (the OpenSpiel state's engine
+    holder) ends there with no winner (see the module's docstring)."""
     try:
-        game.apply_trusted(state, seat, raw)
-        if all(game.raw_options(state, s) for s in game.deciding_seats(state)):
-            return
-        reason = "a seat has no option at its decision"
+        apply()
     except RuleError as exc:
         reason = str(exc).splitlines()[0]
+    else:
+        game, state = engine.compiled.game, engine.state
+        if state is None or all(game.raw_options(state, s) for s in game.deciding_seats(state)):
+            return
+        reason = "a seat has no option at its decision"
+    state = engine.to_change()
     state.over = True
     state.winners = []
     state.reason = f"a guessed position the rules could not go on from ({reason})"
