@@ -92,19 +92,26 @@ def test_a_resample_draws_what_the_seat_cannot_see(config: tuple) -> None:
 @pytest.mark.parametrize("config", SECRETS[:4], ids=lambda c: f"{c[0]}-{c[1]}")
 def test_a_resample_tells_no_seat_the_true_hidden_facts(config: tuple) -> None:
     """Its log is the log as the resampling seat may read it, so another seat's view of
-    it never holds a line the resampling seat may not read."""
+    it never holds a line the resampling seat may not read, nor a decision (a secret
+    pick) that seat may not read in the true game."""
     for state in _positions(*config):
         player = state.current_player()
         drawn = state.resample_from_infostate(player, Numbers(3))
         game = state.get_game().tabletop
         assert drawn.engine_state.log_entries() == \
             _entries(known_log(game, state.engine_state, player + 1))
-        mine = state.view(player)["log"]
+        mine = _decisions(state.view(player)["log"])
         for other in range(state.num_players()):
-            theirs = drawn.view(other)["log"]
-            assert len(theirs) == len(mine)
-            for line, known in zip(theirs, mine, strict=True):
-                assert known.get("decision", "") is not None or line.get("decision") is None
+            theirs = _decisions(drawn.view(other)["log"])
+            true = _decisions(state.view(other)["log"])
+            assert len(theirs) == len(mine) == len(true)
+            for line, known, truly in zip(theirs, mine, true, strict=True):
+                if known is None or truly is None:
+                    assert line is None
+
+
+def _decisions(log: list[dict[str, Any]]) -> list[str | None]:
+    return [line["decision"] for line in log if "decision" in line]
 
 
 def _entries(log: Any) -> list[Any]:

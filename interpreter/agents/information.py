@@ -282,22 +282,28 @@ def _unlogged(seen: dict[str, Any]) -> dict[str, Any]:
 def known_log(game: Game, state: State, seat: int) -> tuple | None:
     """The log of `state` as `seat` may read it (`redacted_log`), written back as a
     state's log: a line the seat may not read is left out, a decision it may not read
-    keeps only who took it. A state holding it gives the seat the same view's log and
-    tells nothing more to anyone."""
+    keeps only who took it. Each line keeps who it was told to and whether its decision
+    was secret, so another seat reads of it only what it both read and `seat` did: a
+    state holding it gives `seat` the same view's log and tells nobody more."""
     log: tuple | None = None
-    for line in redacted_log(game, state, seat):
+    lines = iter(redacted_log(game, state, seat))
+    for kept in state.log_entries():
         entry: tuple
-        if "say" in line:
-            entry = ("say", line["say"], None, ())
-        elif line["decision"] is None:
-            entry = ("decision", line["seat"], None, False, ())
+        if kept[0] != "decision":
+            told = kept[2]
+            if not (told is None or seat in told or state.over):
+                continue  # (as redacted_log leaves it out)
+            entry = ("say", next(lines)["say"], told, ())
         else:
+            line = next(lines)
             notation = line["decision"]
-            entry = ("decision", line["seat"], notation, False, (),
-                     line.get("words", notation), ())
-            if "said" in line:
-                entry += (line["said"], ())
+            entry = ("decision", line["seat"], notation, bool(kept[3]), ())
+            if notation is not None:
+                entry += (line.get("words", notation), ())
+                if "said" in line:
+                    entry += (line["said"], ())
         log = (entry, log)
+    assert next(lines, None) is None, "known_log and redacted_log disagree"
     return log
 
 
