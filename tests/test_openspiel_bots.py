@@ -339,3 +339,14 @@ def test_a_square_no_compact_id_can_name_is_refused(tmp_path: Any) -> None:
     state.apply_action(0)
     with pytest.raises(EncodingError, match="farther than 1 from every piece laid"):
         state.legal_actions()
+
+
+def test_a_variant_replaces_most_decisions(tmp_path: Any) -> None:
+    from interpreter.api import load_game
+
+    path = tmp_path / "longer.yaml"
+    path.write_text("tabletop: 1\nextends: tic-tac-toe\ngame:\n  name: tic-tac-toe-longer\n"
+                    "  title: Tic-tac-toe, said longer\nmost_decisions: 12\n")
+    game = load_game(str(path))
+    assert (game.most_decisions, game.decision_limit) == (12, 12)
+    assert load_game("tic-tac-toe").most_decisions == 9
