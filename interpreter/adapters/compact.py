@@ -18,7 +18,8 @@ number, keeps its dense ids.
 Each notation's other parts keep their dense lists, so an id is the dense block's
 mixed radix with the place part's radix `places + anchors × window` (anchors: the
 centres and one per piece of the game, the most squares pieces can cover). Aquarius
-Rising then has 70 × (26 + 163 × 9) × 2 + … ids instead of 3,872,960.
+Rising's place part goes from 6,915 texts to 26 + 158 × 9 = 1,448, and the game from
+3,872,960 ids to 811,440.
 
 What it costs:
 
