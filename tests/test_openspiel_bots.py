@@ -178,7 +178,8 @@ def test_openspiel_ismcts_bot_plays_a_game_with_secrets_to_the_end() -> None:
 
 # -- max_game_length: the ruleset's most_decisions ----------------------------------------
 BOUNDED = [("tic-tac-toe", {}, 9), ("connect-four", {}, 42), ("hex", {"size": 4}, 16),
-           ("nim", {}, 16), ("breakthrough", {}, 177), ("dots-and-boxes", {}, 12), ("kuhn-poker", {}, 3),
+           ("nim", {}, 16), ("breakthrough", {}, 177), ("dots-and-boxes", {}, 12),
+           ("kuhn-poker", {}, 3),
            ("goofspiel", {"cards": 6}, 10), ("liars-dice", {}, 13),
            ("high-rise", {}, 50), ("high-rise", {"rows": 3, "cols": 4}, 80),
            ("high-rise-numbered-slips", {}, 50), ("high-rise-black-white-covers", {}, 50)]
