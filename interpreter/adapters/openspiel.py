@@ -29,6 +29,10 @@ ids, tensors and returns):
 - Simultaneous decisions (a `choose` with `seats`) are taken one seat after another,
   in seat order; each sees only what its view shows, so not the others' secret picks.
 - Players are seats minus one (seat 1 is player 0).
+- `max_game_length` is the ruleset's `most_decisions` (the most decisions its rules let
+  a game take, which the engine enforces) where it gives one, else the decisions budget
+  (`budgets.decisions_per_game`, 100,000 by default): a bound the engine enforces too,
+  but no measure of the game.
 - Observations and information states are built from the seat's view alone
   (`interpreter.run.view`); `public_info`-only observers see the spectator's view. At a
   chance node they show the position before the decision being carried out.
@@ -36,9 +40,10 @@ ids, tensors and returns):
   a state) save the engine's state as JSON with the chance outcomes of a decision under
   way; loading them in another process needs the ruleset registered there (importing
   this module registers the bundled games).
-- No `resample_from_infostate`: a position drawn from what a seat knows can be one the
-  rules cannot go on from, which OpenSpiel's information-set MCTS cannot drop (the
-  engine's own `ismcts` player does).
+- `resample_from_infostate` draws a position from what a seat knows, as the engine's
+  own `ismcts` player does (`interpreter.adapters.resample`): OpenSpiel's
+  information-set MCTS plays the games with secrets. A guessed position the rules
+  cannot go on from ends there with no winner (`ismcts` drops it; OpenSpiel cannot).
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from pydantic import BaseModel
 
+from interpreter.adapters.compact import COMPACT, DENSE, CompactActionEncoder
 from interpreter.adapters.encoding import (
     ActionEncoder,
     Legal,
@@ -69,6 +75,7 @@ from interpreter.adapters.encoding import (
     returns,
     seat_view,
 )
+from interpreter.adapters.resample import end_if_impossible, resampled_position
 from interpreter.api import load as load_ruleset
 from interpreter.api import load_game
 from interpreter.compile.draws import Draw, model_parts, most_outcomes, ruleset_draws
@@ -86,6 +93,9 @@ PREFIX = "tabletop_"
 REST = Scripted()
 """The generator of a state at rest between decisions: it has no outcome to give, so
 a draw outside a decision the adapter carries out cannot pass unnoticed."""
+ACTIONS = "actions"
+"""The parameter choosing the action ids: `dense` (fixed ids) or `compact` (the squares
+of open tables relative to the pieces laid: `interpreter.adapters.compact`)."""
 
 __all__ = ["PREFIX", "TabletopGame", "TabletopObserver", "TabletopState", "load",
            "openspiel_name", "register", "register_bundled", "state_from_engine"]
@@ -97,7 +107,7 @@ class Compiled:
     """A compiled ruleset with its action and observation encoders."""
 
     game: Game
-    actions: ActionEncoder
+    actions: ActionEncoder | CompactActionEncoder
     observations: ObservationEncoder
 
 
@@ -114,9 +124,13 @@ def _compiled(source: str, options: tuple[tuple[str, Any], ...]) -> Compiled:
     if found is None:
         if len(_COMPILED) >= 32:
             _COMPILED.pop(next(iter(_COMPILED)))
-        game = load_game(source, dict(options))
+        settings = dict(options)
+        mode = settings.pop(ACTIONS, DENSE)
+        game = load_game(source, settings)
         actions = ActionEncoder(game)
-        found = _COMPILED[key] = Compiled(game, actions, ObservationEncoder(game, actions))
+        observations = ObservationEncoder(game, actions)
+        found = _COMPILED[key] = Compiled(
+            game, CompactActionEncoder(actions) if mode == COMPACT else actions, observations)
     return found
 
 
@@ -144,7 +158,7 @@ def register(name_or_path: str | Path) -> str:
                              "same name cannot be registered again")
         return name
     seats = model.game.seats
-    defaults: dict[str, Any] = {"players": seats.min}
+    defaults: dict[str, Any] = {"players": seats.min, ACTIONS: DENSE}
     choices: dict[str, dict[Any, str]] = {}
     for option in model.options:
         if option.id in defaults:
@@ -295,13 +309,15 @@ class TabletopGame(pyspiel.Game):
             max_chance_outcomes=self.most_outcomes,
             num_players=players, min_utility=-1.0, max_utility=1.0,
             utility_sum=0.0 if players > 1 else None,
-            max_game_length=tabletop.budgets.decisions_per_game)
+            max_game_length=tabletop.decision_limit)
         name = openspiel_name(tabletop.name)
         super().__init__(_game_type(name, facts, self._defaults, players), info, values)
         self._start: _Engine | None = None
 
     def _option(self, key: str, value: Any) -> Any:
         """An option's value as the ruleset has it (a choice from its parameter)."""
+        if key == ACTIONS and value not in (DENSE, COMPACT):
+            raise pyspiel.SpielError(f"actions is {DENSE} or {COMPACT}, not {value!r}")
         choices = self._choices.get(key)
         if choices is None:
             return value
@@ -317,7 +333,7 @@ class TabletopGame(pyspiel.Game):
         return self.compiled.game
 
     @property
-    def actions(self) -> ActionEncoder:
+    def actions(self) -> ActionEncoder | CompactActionEncoder:
         return self.compiled.actions
 
     def new_initial_state(self) -> TabletopState:
@@ -520,6 +536,12 @@ class TabletopState(pyspiel.State):
         return [(o, p) for o in range(pending.n)]
 
     def _apply_action(self, action: int) -> None:
+        if self.__dict__.get("guessed"):  # (a clone copies it)
+            end_if_impossible(lambda: self._carry_out(action), self._engine)
+        else:
+            self._carry_out(action)
+
+    def _carry_out(self, action: int) -> None:
         engine = self._engine
         game = self.get_game()
         pending = engine.pending
@@ -575,6 +597,21 @@ class TabletopState(pyspiel.State):
         doing = "the set-up" if pending.raw is None else f"seat {pending.seat}'s {pending.raw}"
         return (f"{held.text}\n(carrying out {doing}: outcomes {list(pending.outcomes)}, "
                 f"the next of {pending.n})")
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Any) -> TabletopState:
+        """A state `player_id` cannot tell from this one, its hidden facts drawn anew
+        (`interpreter.adapters.resample`); before the deal, a clone. It is `guessed`, as
+        is every state reached from it: where the guess turns out to be one the rules
+        cannot go on from, that game ends there with no winner."""
+        st = self._engine.state
+        if st is None:
+            return self.clone()
+        game = self.get_game()
+        drawn = resampled_position(game.tabletop, st, player_id + 1, probability_sampler)
+        out = state_from_engine(game, drawn)
+        out.guessed = True
+        return out
 
     # -- for people and tools --------------------------------------------------------------
     @property

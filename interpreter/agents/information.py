@@ -37,7 +37,7 @@ from interpreter.errors import RuleError
 from interpreter.play.game import Game
 from interpreter.run.rng import below, derive_seed, next_u64
 from interpreter.run.state import EMPTY, State
-from interpreter.run.view import _HiddenPieces, _may_see
+from interpreter.run.view import _HiddenPieces, _may_see, redacted_log, view
 
 SETUP_TRIES = 64
 """New set-ups tried for one whose visible values agree with the game's."""
@@ -242,6 +242,69 @@ class InformationSet:
     def _agrees(self, setup: State) -> bool:
         return all(setup.seat_vars[var][s - 1] == value
                    for var, known in self.known_seat_values.items() for s, value in known)
+
+
+def draw_position(game: Game, state: State, seat: int, seed: int,
+                  known: InformationSet | None = None) -> State:
+    """A position `seat` cannot tell from `state`, drawn with `seed` as `ismcts` draws the
+    positions it searches (`known`: the seat's information set, if already made).
+
+    A guess the rules cannot go on from at once (others' secret choices no option
+    allows, a deciding seat left with no option), or one the seat could tell apart (a
+    piece dealt where the rules would show it: High Rise's memory mode hides a piece
+    under a larger one, so a smaller or larger one dealt there is hidden or not), is
+    drawn again, with the next seed, up to SETUP_TRIES times: `ismcts` drops the
+    playouts of a guess the rules cannot go on from, a caller that takes one position
+    cannot. The position's log is the log as the seat may read it (`known_log`), so the
+    seat's view of it is its view of `state`, and no other seat's view of it tells what
+    `seat` may not know."""
+    known = known or InformationSet(game, state, seat)
+    log = known_log(game, state, seat)
+    seen = _unlogged(view(game, state, seat))
+    for attempt in range(SETUP_TRIES):
+        try:
+            out = known.sample(derive_seed(seed, "draw", attempt))
+            if (all(game.raw_options(out, s) for s in game.deciding_seats(out))
+                    and _unlogged(view(game, out, seat)) == seen):
+                out.log = log
+                out._log_json = None
+                return out
+        except RuleError:
+            continue
+    raise RuleError(f"no position {game.seat_name(seat)} could be in, from which the rules "
+                    f"could go on, was found in {SETUP_TRIES} draws")
+
+
+def _unlogged(seen: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in seen.items() if k != "log"}
+
+
+def known_log(game: Game, state: State, seat: int) -> tuple | None:
+    """The log of `state` as `seat` may read it (`redacted_log`), written back as a
+    state's log: a line the seat may not read is left out, a decision it may not read
+    keeps only who took it. Each line keeps who it was told to and whether its decision
+    was secret, so another seat reads of it only what it both read and `seat` did: a
+    state holding it gives `seat` the same view's log and tells nobody more."""
+    log: tuple | None = None
+    lines = iter(redacted_log(game, state, seat))
+    for kept in state.log_entries():
+        entry: tuple
+        if kept[0] != "decision":
+            told = kept[2]
+            if not (told is None or seat in told or state.over):
+                continue  # (as redacted_log leaves it out)
+            entry = ("say", next(lines)["say"], told, ())
+        else:
+            line = next(lines)
+            notation = line["decision"]
+            entry = ("decision", line["seat"], notation, bool(kept[3]), ())
+            if notation is not None:
+                entry += (line.get("words", notation), ())
+                if "said" in line:
+                    entry += (line["said"], ())
+        log = (entry, log)
+    assert next(lines, None) is None, "known_log and redacted_log disagree"
+    return log
 
 
 def _slot_of(state: State, piece: int) -> list[tuple[int, int]]:

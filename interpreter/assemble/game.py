@@ -297,6 +297,18 @@ class _Compiler:
             return default
         return value
 
+    def decision_bound(self) -> None:
+        """`most_decisions`: a whole number from the options alone, within the budget."""
+        e = self.rs.most_decisions
+        if e is None:
+            return
+        g = self.game
+        most = self.constant(e, "most_decisions", default=0,
+                             limit=g.budgets.decisions_per_game, budget="decisions_per_game")
+        if most:
+            g.most_decisions = most
+            g.decision_limit = min(most, g.budgets.decisions_per_game)
+
     # -- definitions --------------------------------------------------------------------
     def collect_definitions(self) -> None:
         for key, written in self.rs.define.items():
@@ -1270,6 +1282,7 @@ class _Compiler:
                     self.definition_value(name)
                 except ExpressionError as exc:
                     self.diagnostics.append(located(exc, body.loc, self.source))
+        self.decision_bound()
         self.endings()  # before the program: a turn's end runs the end rules inline
         self.program()
         self.concealment()

@@ -631,7 +631,22 @@ def _end_rules(game: Game, d: Describer) -> list[dict[str, str]]:
         out.append({"text": sentence(md_escape(rule.text) if rule.text else _id_words(rule.id)),
                     "exact": sentence(f"the game ends after a turn when {d.cond(rule.when)}; "
                                       f"{winners}")})
+    bound = _decision_bound(game, d)
+    if bound:
+        out.append({"text": bound, "exact": bound})
     return out
+
+
+def _decision_bound(game: Game, d: Describer) -> str | None:
+    """The ruleset's `most_decisions`, as a sentence of the exact rules."""
+    written = game.ruleset.most_decisions
+    if written is None or game.most_decisions is None:
+        return None
+    most = f"{game.most_decisions:,}"
+    if not written.text.strip().isdigit():
+        most = f"{d.expr(written)} ({most} with the default options)"
+    return sentence(f"the decisions of a game, each choice of each player counting one, "
+                    f"number at most {most}")
 
 
 _SAYS_WHO = re.compile(r"\b(wins?|won|winners?|draw|loses?|lost)\b", re.IGNORECASE)

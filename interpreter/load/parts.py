@@ -44,7 +44,7 @@ NAMED: dict[str, str] = {
 
 SECTIONS = ("options", "pieces", "attributes", "sets", "zones", "variables", "define",
             "procedures", "triggers", "first_seat", "setup", "turn", "end", "rank",
-            "scores", "budgets", "rulings", "rulebook", "computer_players")
+            "scores", "most_decisions", "budgets", "rulings", "rulebook", "computer_players")
 """The top-level addresses, in a ruleset's order (`game` is a variant's own key)."""
 
 STEP_BLOCKS = ("then", "else", "do", "repeat", "retry", "if_none", "default")

@@ -592,6 +592,12 @@ class Ruleset(Node):
                              description="per-seat keys (using `seat`), best first, when no "
                                          "end rule names the winners; equal ranks draw")
     scores: Expr | None = Field(default=None, description="a seat's score (using `seat`)")
+    most_decisions: Expr | None = Field(
+        default=None, description="the most decisions a game can take, when the rules bound "
+        "it (every choice of every seat counts one; tic-tac-toe: 9), computed from the "
+        "options alone (e.g. `size * size`) and true for every seat count; a game that "
+        "goes past it stops with a rules error. Learning frameworks size their buffers "
+        "from it (OpenSpiel's max_game_length)")
     budgets: Budgets = Field(default_factory=Budgets)
     rulings: list[Ruling] = Field(default_factory=list)
     rulebook: RulebookDecl = Field(default_factory=RulebookDecl)
@@ -713,6 +719,7 @@ class Variant(Node):
     first_seat: Expr | None = None
     rank: list[Expr] | None = None
     scores: Expr | None = None
+    most_decisions: Expr | None = None
     budgets: dict[str, int] | None = Field(default=None, description="only the budgets that "
                                            "change")
     rulebook: RulebookDecl | None = None

@@ -15,7 +15,8 @@ so a mistake is reported where it was made. The merge rules, in the order they a
    `add: {PART: [item]}` and `effects: [...]` (edits of effects with an `id:`). A whole
    block of named items replaced by only some of its items was the older `replace`'s
    meaning, and is an error that says the address form.
-4. `first_seat`, `rank`, `scores`, `budgets`, `rulebook` and `computer_players`, when
+4. `first_seat`, `rank`, `scores`, `most_decisions`, `budgets`, `rulebook` and
+   `computer_players`, when
    given, replace the base's (for `budgets`, field by field).
 
 Every edit is kept as a Change (for messages, and for the rulebook's page of the
@@ -59,7 +60,7 @@ PARTS: dict[str, tuple[str, ...]] = {
 KEYED = {"attributes", "define"}
 """Parts written as mappings (the key is the id); the others are lists of `id:` items."""
 
-WHOLE = ("first_seat", "rank", "scores", "rulebook", "computer_players")
+WHOLE = ("first_seat", "rank", "scores", "most_decisions", "rulebook", "computer_players")
 """Top-level keys a variant replaces whole."""
 
 VARIANT_KEYS = ("tabletop", "extends", "game", "replace", "remove", "insert", "change",
@@ -423,7 +424,8 @@ def _merge_budgets(given: Any, where: Location | None, merged: Any, info: Varian
 
 # -- changes by address --------------------------------------------------------------------
 
-WHOLE_SECTIONS = ("first_seat", "rank", "scores", "budgets", "rulebook", "computer_players")
+WHOLE_SECTIONS = ("first_seat", "rank", "scores", "most_decisions", "budgets", "rulebook",
+                  "computer_players")
 """Top-level blocks the rulebook's variant page says as one thing (a ranking, a score)."""
 
 

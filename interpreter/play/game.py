@@ -75,6 +75,10 @@ class Game:
         """How to compile this game again in another process (a call that pickles, set
         by whoever compiled it): a search's worker processes build their own copy."""
         self.budgets: Budgets = self.ruleset.budgets
+        self.most_decisions: int | None = None
+        """The most decisions a game can take, as the ruleset says (`most_decisions`)."""
+        self.decision_limit = self.budgets.decisions_per_game
+        """Decisions a game may take before the engine stops it (the lower of the two)."""
         self.limits = Limits(self.budgets.list_length, self.budgets.text_length,
                              self.budgets.largest_number, self.budgets.value_size)
         self.program: list[Callable[[Machine], int]] = []

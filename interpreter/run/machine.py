@@ -509,6 +509,18 @@ class Machine:
         env.locals.update(spec.bind(env, seat, (k, tuple(values))))
         return spec.kinds[k].entry.pc
 
+    def too_many_decisions(self) -> RuleError:
+        """The game went past the decisions its ruleset says a game can take at most
+        (`most_decisions`: the rules are wrong, or that number is), or past the budget."""
+        game = self.game
+        most = game.most_decisions
+        if most is not None and most <= game.budgets.decisions_per_game:
+            return RuleError(f"the game went past {most:,} decisions, the most the ruleset "
+                             "says a game can take (most_decisions): the rules let a game "
+                             "go on longer than that")
+        return BudgetError("decisions_per_game", f"the game went past "
+                           f"{game.budgets.decisions_per_game:,} decisions")
+
     def decide(self, spec: ChoiceSpec, seat: int, option: tuple[int, tuple],
                words: bool = True) -> str:
         """Carry out one seat's choice (already checked legal), then run on; returns its
@@ -517,14 +529,12 @@ class Machine:
         nobody reads leaves them out (rendering them costs the hot path up to a third)."""
         st = self.state
         env = self.env
-        budgets = self.game.budgets
         self.found = None  # (it pauses again, or it does not: a simultaneous decision)
         st.decisions += 1
         self.limit_steps(setup=False)
         env.steps += DECISION_STEPS
-        if st.decisions > budgets.decisions_per_game:
-            exc = BudgetError("decisions_per_game", f"the game went past "
-                              f"{budgets.decisions_per_game:,} decisions")
+        if st.decisions > self.game.decision_limit:
+            exc = self.too_many_decisions()
             raise exc.at(spec.loc, "this decision (choose)", self.game.source_line(spec.loc)
                          ).during(st.decisions, self.game.variant) from None
         kind = spec.kinds[option[0]]
