@@ -40,6 +40,15 @@ class Numbers:
         return float(self.rng.random())
 
 
+def _chance(rng: Any, *states: Any) -> None:
+    """Carry out the chance nodes of `states` (twins: the same outcomes for each)."""
+    while states[0].is_chance_node():
+        outcomes = [o for o, _ in states[0].chance_outcomes()]
+        outcome = int(rng.choice(outcomes))
+        for state in states:
+            state.apply_action(outcome)
+
+
 def _positions(name: str, players: int, options: dict[str, Any]) -> list[Any]:
     """OpenSpiel states at a few depths of random games (not over)."""
     game = adapter.load(name, options, players=players)
@@ -127,7 +136,7 @@ def test_a_guessed_position_the_rules_cannot_go_on_from_ends_with_no_winner() ->
     guesses leave a player with no Phase II card: in a resampled state that ends the
     game with no winner (OpenSpiel's search cannot drop it); in the true game the same
     failure would be raised."""
-    game = adapter.load("aquarium", players=2, seed=1)
+    game = adapter.load("aquarium", players=2)
     rng = np.random.default_rng(0)
     ended = 0
     for seed in range(1, 40):
@@ -155,7 +164,7 @@ def test_openspiel_ismcts_bot_plays_a_game_with_secrets_to_the_end() -> None:
     """OpenSpiel's information-set MCTS (which asserts that every resample has its
     player's information state) plays player 0 of Aquarium against a random player to
     the end (three simulations a decision: the test is of the protocol, not of play)."""
-    game = adapter.load("aquarium", players=2, seed=1)
+    game = adapter.load("aquarium", players=2)
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3,
                            random_state=np.random.RandomState(0))
@@ -278,10 +287,9 @@ def test_compact_ids_name_each_legal_option_of_a_position_once() -> None:
     meanings: dict[int, set[str]] = {}
     for seed in range(3):
         state = game.new_initial_state()
-        state.apply_action(0)
         twin = dense.new_initial_state()
-        twin.apply_action(0)
         rng = np.random.default_rng(seed)
+        _chance(rng, state, twin)
         while not state.is_terminal():
             legal = state.legal_options()
             assert len(legal) == len(twin.legal_actions())
@@ -297,6 +305,7 @@ def test_compact_ids_name_each_legal_option_of_a_position_once() -> None:
             action = int(rng.choice(list(legal)))
             twin.apply_action(twin.string_to_action(state.action_to_string(action)))
             state.apply_action(action)
+            _chance(rng, state, twin)
         assert state.returns() == twin.returns()
     assert any(len(said) > 1 for said in meanings.values())
 
@@ -308,9 +317,8 @@ def test_compact_ids_pass_openspiels_checks_and_change_nothing_without_an_open_t
     closed = adapter.load("caldera", {"actions": "compact"})
     assert closed.num_distinct_actions() == adapter.load("caldera").num_distinct_actions()
     state = closed.new_initial_state()
-    state.apply_action(0)
     dense = adapter.load("caldera").new_initial_state()
-    dense.apply_action(0)
+    _chance(np.random.default_rng(0), state, dense)
     assert state.legal_actions() == dense.legal_actions()
     name = adapter.register("aquarius-rising")
     loaded = pyspiel.load_game(f"{name}(actions=compact,players=2)")
@@ -336,8 +344,8 @@ def test_a_square_no_compact_id_can_name_is_refused(tmp_path: Any) -> None:
     path.write_text(text)
     game = adapter.load(path, {"actions": "compact"})
     assert game.num_distinct_actions() < adapter.load(path).num_distinct_actions()
-    state = game.new_initial_state()
-    state.apply_action(0)
+    state = game.new_initial_state()  # (it draws nothing: no chance node)
+    assert not state.is_chance_node()
     with pytest.raises(EncodingError, match="farther than 1 from every piece laid"):
         state.legal_actions()
 
