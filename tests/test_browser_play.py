@@ -148,18 +148,38 @@ def grab(page: Any, rng: random.Random) -> tuple[float, float] | None:
     return None
 
 
-def reach(page: Any, target: Any, x: float, height: int, move: Any) -> tuple[float, float]:
-    """Hold the pointer at the window's edge until `target` is in view (the page scrolls
-    while a drag nears an edge); where its centre is then."""
-    for i in range(300):
+EDGE = 40
+"""Pixels from the window's top or bottom within which a drag's pointer scrolls the page
+(play.js), 16 px for each move it makes there."""
+
+
+def reach(target: Any, x: float, height: int, move: Any) -> tuple[float, float]:
+    """Move the pointer along the window's edge until `target` is in view (the page
+    scrolls while a drag nears an edge: as many moves as the distance wants, a pixel
+    apart, in one call), then off the edge at once (a glide out would scroll on, taking
+    the target from under the pointer); where its centre is then."""
+    at: float | None = None  # the pointer's height while on the edge
+    for _ in range(100):
         box = target.bounding_box()
         if box is None:
             break
         tx, ty = centre(box)
         if 50 <= ty <= height - 50:
-            return tx, ty
-        move(x, 4 + i % 2 if ty < 50 else height - 5 - i % 2)
-        page.wait_for_timeout(10)
+            if at is None:
+                return tx, ty
+            move(x, ty)
+            at = None
+            continue
+        moves = min(EDGE - 10, max(1, -int(-(50 - min(ty, height - ty)) // 16)))
+        end, inward = (4, 1) if ty < 50 else (height - 5, -1)  # the edge's stretch:
+        if at is None or not 0 <= (at - end) * inward <= EDGE - 10:  # end to end + 30
+            at = end
+            move(x, at)
+        to = at + inward * moves
+        if (to - end) * inward > EDGE - 10:
+            to = at - inward * moves
+        move(x, to, steps=moves)
+        at = to
     raise AssertionError("the drop target never came into view")
 
 
@@ -269,7 +289,7 @@ def drag_move(page: Any, rng: random.Random, pointer: Any) -> bool:
     assert page.locator(".ghost").count() == 1
     assert page.evaluate("document.getElementById('board').classList.contains('dragging')")
     target = targets.nth(rng.randrange(targets.count()))
-    tx, ty = reach(page, target, x + 9, page.viewport_size["height"], pointer.move)
+    tx, ty = reach(target, x + 9, page.viewport_size["height"], pointer.move)
     pointer.move(tx, ty, steps=4)
     try:  # moves reach the page at its next frame: wait for the last one's light
         page.wait_for_selector("#board .drop-hover", timeout=1000)
