@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import math
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -163,6 +164,8 @@ def grab(page: Any, rng: random.Random) -> tuple[float, float] | None:
 EDGE = 40
 """Pixels from the window's top or bottom within which a drag's pointer scrolls the page
 (play.js), 16 px for each move it makes there."""
+STRETCH = EDGE - 10
+"""How far along the edge (from 4 or 5 px off the window's end) the pointer moves there."""
 
 
 def reach(target: Any, x: float, height: int, move: Any) -> tuple[float, float]:
@@ -182,13 +185,13 @@ def reach(target: Any, x: float, height: int, move: Any) -> tuple[float, float]:
             move(x, ty)
             at = None
             continue
-        moves = min(EDGE - 10, max(1, -int(-(50 - min(ty, height - ty)) // 16)))
-        end, inward = (4, 1) if ty < 50 else (height - 5, -1)  # the edge's stretch:
-        if at is None or not 0 <= (at - end) * inward <= EDGE - 10:  # end to end + 30
+        moves = min(STRETCH, math.ceil((50 - min(ty, height - ty)) / 16))
+        end, inward = (4, 1) if ty < 50 else (height - 5, -1)
+        if at is None or not 0 <= (at - end) * inward <= STRETCH:
             at = end
             move(x, at)
-        to = at + inward * moves
-        if (to - end) * inward > EDGE - 10:
+        to = at + inward * moves  # along the stretch, and back when it would leave it
+        if (to - end) * inward > STRETCH:
             to = at - inward * moves
         move(x, to, steps=moves)
         at = to
