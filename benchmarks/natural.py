@@ -32,7 +32,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -47,6 +46,7 @@ from peers import (  # noqa: E402
     openspiel_style_batch,
     ratio_text,
 )
+from timing import interleave, use_clock  # noqa: E402
 
 RULESETS = HERE / "rulesets"
 RACES = ("tic-tac-toe", "connect-four")
@@ -170,8 +170,7 @@ def main() -> None:
                         "on a machine others load, what the others took is least in it")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.clock == "cpu":  # every batch (peers.py's too) reads this clock
-        time.perf_counter = time.process_time
+    use_clock(args.clock)  # every batch (peers.py's too) reads this clock
     if args.serve:
         serve()
         return
@@ -193,11 +192,7 @@ def main() -> None:
     competitors = [c for _, ours, theirs, peer, _ in races
                    for c in [*ours, *theirs, *([peer] if peer else [])]]
     try:
-        for repeat in range(args.repeats):
-            print(f"repeat {repeat + 1}/{args.repeats} ...", file=sys.stderr, flush=True)
-            shift = repeat % len(competitors)
-            for c in competitors[shift:] + competitors[:shift]:
-                c.run(1_000_000 * (repeat + 1), args.min_seconds)
+        interleave(competitors, args.repeats, args.min_seconds)
     finally:
         if baseline:
             baseline.close()

@@ -46,7 +46,6 @@ import random
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,17 +56,13 @@ sys.path.insert(0, str(HERE))
 
 import caldera_reference  # noqa: E402
 from connect_four_python import ConnectFourGame, openspiel_python_game  # noqa: E402
+from timing import CLOCKS, clock, interleave, use_clock  # noqa: E402
 
 from interpreter.api import load_game  # noqa: E402
 from interpreter.simulate.playout import agent_seed, make_agents, play_game  # noqa: E402
 
 RULESETS = HERE / "rulesets"
 RACES = ("tic-tac-toe", "connect-four", "caldera")
-CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter,
-                                          "cpu": time.process_time}
-clock: Callable[[], float] = time.perf_counter
-"""What every batch is timed by (--clock): wall time, or this process's CPU time (less
-disturbed by other work on a shared machine; a baseline worker times its own CPU)."""
 
 Batch = Callable[[int], tuple[int, int, float, float]]
 """Play the games of one batch, from a first seed; returns (games, decisions, seconds for
@@ -420,8 +415,7 @@ def main() -> None:
                         "that plays them (steadier on a busy machine); default wall")
     parser.add_argument("--serve-baseline", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    global clock
-    clock = CLOCKS[args.clock]
+    use_clock(args.clock)
     if args.serve_baseline is not None:
         serve_baseline(args.serve_baseline)
         return
@@ -444,13 +438,8 @@ def main() -> None:
     if "caldera" in wanted:
         races.append(caldera_race(args.caldera_games, baseline))
 
-    competitors = [c for race in races for c in race.competitors]
-    for repeat in range(args.repeats):
-        print(f"repeat {repeat + 1}/{args.repeats} ...", file=sys.stderr, flush=True)
-        shift = repeat % len(competitors)
-        for c in competitors[shift:] + competitors[:shift]:
-            # Every competitor of a repeat plays the same seeds; repeats play new ones.
-            c.run(1_000_000 * (repeat + 1), args.min_seconds)
+    interleave([c for race in races for c in race.competitors], args.repeats,
+               args.min_seconds)
     for race in races:
         if race.name == "caldera":
             race.notes.append(same_games_note())

@@ -689,10 +689,7 @@ def _kinds_with_options(spec: ChoiceSpec, env: Env, seat: int,
     if found is None or found[0] is not spec or found[1] != seat:
         return spec.kinds_with_options(env, seat)
     first = found[2]  # (the kinds before it have none)
-    env.temps["chooser"] = seat
-    kinds = spec.kinds
-    return [first, *(k for k in range(first + 1, len(kinds))
-                     if spec._located(env, k, kinds[k].has_option))]
+    return [first, *spec.kinds_with_options(env, seat, first + 1)]
 
 
 def numeric_scores(scores: dict[int, Any] | None) -> list[float] | None:

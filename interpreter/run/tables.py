@@ -386,10 +386,13 @@ class ChoiceSpec:
         except RecursionError:
             raise self._too_deep(env) from None
 
-    def kinds_with_options(self, env: Any, seat: int) -> list[int]:
+    def kinds_with_options(self, env: Any, seat: int, start: int = 0) -> list[int]:
+        """The kinds from `start` on in which `seat` has options (a sampler that knows
+        the kinds before `start` starts there)."""
         env.temps["chooser"] = seat
-        return [k for k, kind in enumerate(self.kinds)
-                if self._located(env, k, kind.has_option)]
+        kinds = self.kinds
+        return [k for k in range(start, len(kinds))
+                if self._located(env, k, kinds[k].has_option)]
 
     def _located(self, env: Any, k: int, work: Callable[[Any], Any]) -> Any:
         """`work` on kind `k`; an error names the option kind and the decision."""
