@@ -77,6 +77,8 @@ _COUNTED = "len([k for k in range(3) if k != 1])"
 
 _CHAINED = "any(k > 1 for k in [0, 1, 2, 3])"
 _OUTER_KEPT = "len([c for c in mine(red) if c in mine(red)])"
+_COUNT = ("any(len([k for k in range(3) if offset(c, d, k) in mine(red)]) == 3 "
+          "for c in mine(red) for d in directions)")
 
 EXPRESSIONS = [
     "[offset(c, d, k) for c in cells(board) for d in directions for k in range(-4, 5)]",
@@ -242,8 +244,23 @@ def test_the_turns_of_any_and_all_are_chained() -> None:
 
 def test_a_definitions_value_outside_a_loop_is_kept_for_the_loop() -> None:
     """`for c in mine(red)` and `c in mine(red)` share what is kept: the second computes
-    nothing while the arguments are the same (both charged as the closures charge)."""
-    assert _source(_OUTER_KEPT).count(" and env.steps + c") == 2
+    nothing while the arguments are the same (both charged as the closures charge; the
+    second also with what looking into the list charges, at once, or as written)."""
+    assert _source(_OUTER_KEPT).count(" and env.steps + c") == 3
+
+
+def test_looking_into_a_kept_list_of_squares_charges_the_call_and_the_look_at_once() -> None:
+    """`offset(c, d, k) in mine(red)` with mine(red) kept: one addition and one test of
+    the budget for the call and for looking into its squares, the kept list looked into."""
+    assert re.search(r"env\.steps \+= (c\d+)\n\s*(t\d+) = c\d+\n\s*t\d+ = \w+ in \2\n",
+                     _source(_COUNT))
+
+
+def test_looking_into_a_kept_list_stops_at_every_step_limit_as_the_closures_do() -> None:
+    steps = _outcome(_FAST, _COUNT)[2]
+    for limit in range(0, steps + 2, next(p for p in range(steps // 150, steps) if all(
+            p % d for d in range(2, p)))):
+        assert _outcome(_FAST, _COUNT, limit) == _outcome(_CAREFUL, _COUNT, limit), limit
 
 
 def test_a_scan_charges_the_directions_after_the_first_at_once_when_its_square_differs() -> None:

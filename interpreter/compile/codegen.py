@@ -195,6 +195,17 @@ squares): larger boards look distances up by the built-in."""
 
 
 @dataclass
+class KeptBlock:
+    """The lines kept_call wrote for a call whose value is a list of places, the test
+    that it is kept (`same`), the name keeping its value and the one keeping its steps
+    with the list's length."""
+    lines: list[str]
+    same: str
+    kept: str
+    and_length: str
+
+
+@dataclass
 class Deferred:
     """An argument of an inlined definition: generated where the body uses it, with the
     caller's names (so it is evaluated as lazily as the closures evaluate it)."""
@@ -266,8 +277,10 @@ class _Writer:
         self.lines: list[str] = []
         self.spent: dict[str, str] = {}
         """For a kept part that charges steps (by its name): the name of its steps."""
-        self.kept_calls: dict[tuple[str, ...], tuple[list[str], str, str]] = {}
+        self.kept_calls: dict[tuple[str, ...], tuple[list[str], str, str, str | None]] = {}
         self.kept_results: set[str] = set()
+        self.kept_blocks: dict[str, KeptBlock] = {}
+        """For what kept_call gives (by its name): the lines that gave it (see contains)."""
         self.sourcing = False
         """Whether what a loop goes through is being written (a definition's value there
         is kept: the loop's turns often call it again)."""
@@ -515,6 +528,9 @@ class _Writer:
                             code in self.kept_results):
                         # (a constant such as range(3)'s list: charged where it is; a
                         # definition's value, kept by kept_call)
+                        block = self.kept_blocks.get(code)
+                        if block is not None:  # (its lines as written here)
+                            block.lines = [line[4:] for line in block.lines]
                         self.lines += [line[4:] for line in lines]
                         return code
                     # it charges steps: kept, they are charged again at once
@@ -817,6 +833,8 @@ class _Writer:
             r = self.tmp()
             contains = self.obj(ex._contains)
             if self.is_scalar(x) and y in self.lists:  # (as ex._contains charges it)
+                if self.contains_kept(x, y, r):
+                    return f"(not {r})" if isinstance(op, ast.NotIn) else r
                 self.charge(f"len({y})")
                 self.emit(f"{r} = {x} in {y}")
                 return f"(not {r})" if isinstance(op, ast.NotIn) else r
@@ -847,6 +865,30 @@ class _Writer:
         # goes through (ex.ORDERED)
         return (f"({x} {symbol} {y} if type({x}) is not list or type({y}) is not list "
                 f"else {self.obj(ex.ORDERED[symbol], 'lists compared')}(env, {x}, {y}))")
+
+    def contains_kept(self, x: str, y: str, r: str) -> bool:
+        """`r = x in y` for `y` a kept definition's list of places just written (see
+        kept_call): while it is kept, one test of the budget for the steps of the call and
+        of looking into the list, both charged at once, and the kept list looked into (as
+        counting the squares a player marked looks each line's squares up in them); else
+        the call and the charge as written. Whether it was written so."""
+        block = self.kept_blocks.get(y)
+        n = len(block.lines) if block is not None else 0
+        if block is None or self.lines[-n:] != block.lines:
+            return False
+        written = self.lines[-n:]
+        del self.lines[-n:]
+        self.emit(f"if {block.same} and env.steps + {block.and_length} <= env.step_limit:")
+        self.emit(f"    env.steps += {block.and_length}")
+        self.emit(f"    {y} = {block.kept}")
+        self.emit(f"    {r} = {x} in {y}")
+        self.emit("else:")
+        self.lines += ["    " + line for line in written]
+        self.indent += 1
+        self.charge(f"len({y})")
+        self.emit(f"{r} = {x} in {y}")
+        self.indent -= 1
+        return True
 
     def g_Compare(self, node: ast.Compare) -> str:
         if len(node.ops) == 1:
@@ -1518,10 +1560,12 @@ class _Writer:
         if slots is None:  # (the same call written again, as in an unrolled loop, shares them)
             slots = self.kept_calls[(function, *codes)] = (
                 [self.uses(self.tmp("c"), unset) for _ in codes],
-                self.uses(self.tmp("c"), "None"), self.uses(self.tmp("c"), "0"))
-        keys, kept, spent = slots
+                self.uses(self.tmp("c"), "None"), self.uses(self.tmp("c"), "0"),
+                self.uses(self.tmp("c"), "0") if self.gives_places(name) else None)
+        keys, kept, spent, and_length = slots
         before, cached, r = self.tmp("c"), self.tmp("c"), self.tmp()
         same = " and ".join(f"{k} is {c}" for k, c in zip(keys, codes, strict=True))
+        start = len(self.lines)
         self.emit(f"if {same} and env.steps + {spent} <= env.step_limit:")
         self.emit(f"    env.steps += {spent}")
         self.emit(f"    {r} = {kept}")
@@ -1536,6 +1580,9 @@ class _Writer:
         self.emit(f"    if len(env.cache) == {cached}:")
         self.emit(f"        {', '.join([*keys, kept, spent])} = "
                   f"{', '.join([*codes, r, f'env.steps - {before}'])}")
+        if and_length is not None:  # (a list of places: what looking into it charges too)
+            self.emit(f"        {and_length} = {spent} + len({r})")
+            self.kept_blocks[r] = KeptBlock(self.lines[start:], same, kept, and_length)
         self.kept_results.add(r)
         return r
 
