@@ -256,6 +256,14 @@ def test_looking_into_a_kept_list_of_squares_charges_the_call_and_the_look_at_on
                      _source(_COUNT))
 
 
+def test_a_turn_charges_its_element_and_the_loop_inside_it_at_once() -> None:
+    """The steps of an element (charged before it is computed) and of the loop it begins
+    with, with range(3)'s, are one addition and one test of the budget: what comes between
+    them (the quantifier's first value, a loop's kept names set afresh) is set before."""
+    for text in (_SCAN, _COUNT):
+        assert re.search(r"\n\s*env\.steps \+= \d+ \+ 3 \+ \d+\n", _source(text)), text
+
+
 def test_looking_into_a_kept_list_stops_at_every_step_limit_as_the_closures_do() -> None:
     steps = _outcome(_FAST, _COUNT)[2]
     for limit in range(0, steps + 2, next(p for p in range(steps // 150, steps) if all(

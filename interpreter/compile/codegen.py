@@ -71,6 +71,7 @@ def none_or_give_up(value: Any) -> None:
 
 
 _LENGTH_TIMES = re.compile(r"len\((\w+)\)(?: \* (\S+))?")
+_SETTLED = re.compile(r"t\d+ = (True|False|0)")
 """A charge by the length of a list (times a number)."""
 
 
@@ -381,6 +382,20 @@ class _Writer:
                 (id(self.lines), len(self.lines)) in self.barriers):
             return False
         pad = "    " * self.indent + indent
+        settled = 0  # (a name given a constant after the charge, as a quantifier's
+        # first value, or where a loop's kept names are set: set before it instead,
+        # which neither fails nor charges)
+        while len(self.lines) > settled + 2 and self._settled(self.lines[-1 - settled], pad) \
+                and (id(self.lines), len(self.lines) - settled - 1) not in self.barriers:
+            settled += 1
+        if settled:
+            moved = self.lines[-settled:]
+            del self.lines[-settled:]
+            if not self.merge_charge(amount, indent):
+                self.lines += moved
+                return False
+            self.lines[-2:-2] = moved
+            return True
         added, check = self.lines[-2:]
         start, stop = f"{pad}env.steps += ", f"{pad}if env.steps > env.step_limit: "
         if not (added.startswith(start) and check.startswith(stop)):
@@ -397,6 +412,13 @@ class _Writer:
         self.lines[-2:] = [f"{start}{' + '.join(amounts)}",
                            f"{stop}{self.obj(overspent_part)}(env, ({', '.join(rests)},))"]
         return True
+
+    @staticmethod
+    def _settled(line: str, pad: str) -> bool:
+        """Whether `line` gives a name a constant (see merge_charge)."""
+        stripped = line.lstrip()
+        return line.startswith(pad) and (_SETTLED.fullmatch(line.removeprefix(pad)) is not None
+                                         or stripped.startswith(_INITS))
 
     def certain_amount(self, amount: str) -> bool:
         """Whether `amount` (code) is a whole number computed without fail or effect."""
@@ -478,7 +500,8 @@ class _Writer:
         out: list[tuple[int, int, str]] = []
         for node in nodes:
             start = len(self.lines)
-            self.barriers.add((id(self.lines), start))
+            if out:  # (where a line may be put: the end of the value before)
+                self.barriers.add((id(self.lines), start))
             code = self.value(node)
             out.append((start, len(self.lines), code))
         codes = [c for _, _, c in out]
@@ -531,7 +554,10 @@ class _Writer:
                         block = self.kept_blocks.get(code)
                         if block is not None:  # (its lines as written here)
                             block.lines = [line[4:] for line in block.lines]
-                        self.lines += [line[4:] for line in lines]
+                        if len(lines) == 2 and all(_charging(line) for line in lines):
+                            self.recharge(lines, "")  # (added to a charge just before)
+                        else:
+                            self.lines += [line[4:] for line in lines]
                         return code
                     # it charges steps: kept, they are charged again at once
                     return self.kept_charged(code, level, lines, self.meaning(node))
@@ -1717,16 +1743,16 @@ class _Writer:
         finally:
             self.decided = decided
 
-    def recharge(self, charges: list[str]) -> None:
+    def recharge(self, charges: list[str], empty: str = "pass") -> None:
         """The charges of `charges` (lines that only charge) again, one after another, so
-        that those written apart are added up (see merge_charge); `pass` for none."""
+        that those written apart are added up (see merge_charge); `empty` for none."""
         start, merged = len(self.lines), f"{self.obj(overspent_part)}(env, "
         for added, check in zip(charges[::2], charges[1::2], strict=True):
             amount = added.strip().removeprefix("env.steps += ")
             for part in amount.split(" + ") if merged in check else [amount]:
                 self.charge(part)
-        if len(self.lines) == start:
-            self.emit("pass")
+        if len(self.lines) == start and empty:
+            self.emit(empty)
 
     def turn(self, gen: ast.comprehension, constant: Any, innermost: Callable[[], None]
              ) -> None:
@@ -1913,8 +1939,8 @@ class _Writer:
     def known_quantifier(self, r: str, lines: list[str], start: int) -> str:
         """The value of a quantifier whose every turn was known here (written out, none
         computed as the code runs): what set its name is dropped."""
-        value = None
-        for i in range(len(lines) - 1, start - 1, -1):
+        value = None  # (its first value may be set before the charge just before it)
+        for i in range(len(lines) - 1, max(start - 3, -1), -1):
             head, _, tail = lines[i].strip().partition(" = ")
             if head == r:
                 value = tail if value is None else value
