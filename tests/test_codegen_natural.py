@@ -77,6 +77,7 @@ _COUNTED = "len([k for k in range(3) if k != 1])"
 
 _CHAINED = "any(k > 1 for k in [0, 1, 2, 3])"
 _OUTER_KEPT = "len([c for c in mine(red) if c in mine(red)])"
+_STEPS_KEPT = "[k * 2 > 1 and empty(c) for k in [1, 2, 0, 1] for c in cells(board)]"
 _COUNT = ("any(len([k for k in range(3) if offset(c, d, k) in mine(red)]) == 3 "
           "for c in mine(red) for d in directions)")
 
@@ -120,7 +121,7 @@ EXPRESSIONS = [
     "len([[c, d] for c in cells(board) for d in orthogonal if empty(offset(c, d))])",
     "[len([k for k in [1, 2] if offset(c, 'n', k) in mine(blue)]) for c in mine(red)]",
     # the turns of any() and all() chained
-    _CHAINED, _OUTER_KEPT,
+    _CHAINED, _OUTER_KEPT, _STEPS_KEPT,
     "all(any(k == j for j in [0, 1]) for k in range(3))",
     "all(1 // (k - 1) > -5 for k in [3, 2, 1])", "any(k > 5 for k in [])",
     "[any(top(offset(c, d)) == null for d in orthogonal) for c in cells(board)]",
@@ -178,6 +179,20 @@ def test_a_part_the_same_in_every_turn_of_a_loop_is_kept() -> None:
     assert "not computed yet" in legend
 
 
+def test_a_kept_part_that_computes_no_definition_is_checked_by_the_steps_alone() -> None:
+    """Kept only when computing it charged nothing and put no definition into the cache:
+    a part that calls no definition cannot put one there (only the steps are compared,
+    as for arithmetic, which may charge), and one that hands the environment nothing
+    cannot charge either (kept as it is, as whether a square is empty or a scan's own
+    mark)."""
+    steps = _source(_STEPS_KEPT)
+    assert "len(env.cache)" not in steps and re.search(r"\n\s*c\d+ = env\.steps\n", steps)
+    for text in (_SCAN, "[c for c in cells(board) for d in orthogonal "
+                 "if not empty(c) and top(c).colour == red and offset(c, d) != null]"):
+        kept = _source(text)
+        assert "len(env.cache)" not in kept and re.search(r"\n\s*c\d+ = t\d+\n", kept)
+
+
 def test_a_part_using_an_options_variable_is_not_kept_from_one_option_to_the_next() -> None:
     """An option's `for` is a loop the listing writes itself: a part of its condition
     that uses the option's variable changes from one option to the next."""
@@ -220,7 +235,7 @@ def test_the_square_itself_is_read_once_for_every_direction() -> None:
     direction's turn is kept for the others (one kept name, set in each of the eight
     turns written out, computed in the first that runs)."""
     source = _source(_SCAN)
-    kept = re.findall(r"if c\d+ == \(env.steps, len\(env.cache\)\): (c\d+) = ", source)
+    kept = re.findall(r"\n\s*(?:if c\d+ == [^:]+: )?(c\d+) = t\d+\n", source)
     assert max((kept.count(name) for name in set(kept)), default=0) == 8
 
 

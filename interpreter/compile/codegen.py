@@ -72,6 +72,7 @@ def none_or_give_up(value: Any) -> None:
 
 _LENGTH_TIMES = re.compile(r"len\((\w+)\)(?: \* (\S+))?")
 _SETTLED = re.compile(r"t\d+ = (True|False|0)")
+_USES_ENV = re.compile(r"\benv\b")
 """A charge by the length of a list (times a number)."""
 
 
@@ -537,6 +538,7 @@ class _Writer:
                         self.kept.get((self.meaning(node), level), ""))) is not None:
                     return known
                 saved, self.lines = self.lines, []
+                caches, self.caches = self.caches, False
                 self.indent += 1
                 self.keeping = True
                 try:
@@ -546,6 +548,7 @@ class _Writer:
                     self.keeping = False
                     self.indent -= 1
                     self.lines = saved
+                    cached, self.caches = self.caches, caches or self.caches
                 if any("env.steps +=" in line for line in lines):
                     if _is_literal(code) or _constant_items(code) is not None or (
                             code in self.kept_results):
@@ -560,10 +563,10 @@ class _Writer:
                             self.lines += [line[4:] for line in lines]
                         return code
                     # it charges steps: kept, they are charged again at once
-                    return self.kept_charged(code, level, lines, self.meaning(node))
+                    return self.kept_charged(code, level, lines, self.meaning(node), cached)
                 if lines or (not self.is_atom(code) and "(" in code):
                     meaning = self.meaning(node)
-                    r = self.kept_value(code, level, lines, meaning)
+                    r = self.kept_value(code, level, lines, meaning, cached)
                     if isinstance(node, ast.Compare):  # (its value: True or False)
                         self.kept_tests.append((self.kept[(meaning, level)], level))
                     return r
@@ -650,13 +653,15 @@ class _Writer:
                             for n in names))
 
     def kept_value(self, code: str, level: int, lines: list[str],
-                   meaning: tuple[Any, ...] | None = None) -> str:
+                   meaning: tuple[Any, ...] | None = None, cached: bool = True) -> str:
         """`code`, the same in every turn of the loops inside the `level`-th around it,
         computed at its first use in a turn of that loop (of the function, for 0) and
         kept for the others, when computing it charged no steps and put no definition
         into the cache (then computing it again would charge nothing either: the state
         does not change while an expression is computed). The same code at the same
-        level shares what is kept."""
+        level shares what is kept. Unless `cached` (it may compute a definition), only
+        the steps are compared; what hands nothing the environment can charge nothing
+        and is kept as it is."""
         unset = self.obj(_UNSET, "not computed yet")
         kept = self.kept.get((code, level)) or self.kept.get((meaning, level))
         if kept is None:
@@ -670,23 +675,27 @@ class _Writer:
         elif meaning is not None:  # (the same code written for another node)
             self.kept.setdefault((meaning, level), kept)
         before, r = self.tmp("c"), self.tmp()
+        now = "(env.steps, len(env.cache))" if cached else "env.steps"
+        guarded = cached or any(_USES_ENV.search(line) for line in [*lines, code])
         self.emit(f"if {kept} is {unset}:")
-        self.emit(f"    {before} = env.steps, len(env.cache)")
+        if guarded:
+            self.emit(f"    {before} = {now}")
         self.lines += lines
         self.emit(f"    {r} = {code}")
-        self.emit(f"    if {before} == (env.steps, len(env.cache)): {kept} = {r}")
+        self.emit(f"    if {before} == {now}: {kept} = {r}" if guarded else f"    {kept} = {r}")
         self.emit("else:")
         self.emit(f"    {r} = {kept}")
         self.same_kind(r, code)
         return r
 
     def kept_charged(self, code: str, level: int, lines: list[str],
-                     meaning: tuple[Any, ...]) -> str:
+                     meaning: tuple[Any, ...], cached: bool = True) -> str:
         """`code`, the same in every turn of the loops inside the `level`-th around it,
         computing which charges steps: as kept_call keeps a definition's value, its value
         and the steps it charged are kept from a computation that put no definition into
         the cache, and the steps are charged again at once when the budget allows them
-        all (else it is computed again, to stop at the very step the closures stop at)."""
+        all (else it is computed again, to stop at the very step the closures stop at).
+        Unless `cached` (it may compute a definition), the cache is not looked at."""
         unset = self.obj(_UNSET, "not computed yet")
         kept = self.kept.get((("charged", meaning), level))
         if kept is None:
@@ -697,15 +706,19 @@ class _Writer:
             else:
                 self.loop_inits[level - 1].append(kept)
         spent = self.spent[kept]
-        before, cached, r = self.tmp("c"), self.tmp("c"), self.tmp()
+        before, count, r = self.tmp("c"), self.tmp("c"), self.tmp()
         self.emit(f"if {kept} is not {unset} and env.steps + {spent} <= env.step_limit:")
         self.emit(f"    env.steps += {spent}")
         self.emit(f"    {r} = {kept}")
         self.emit("else:")
-        self.emit(f"    {before}, {cached} = env.steps, len(env.cache)")
+        if cached:
+            self.emit(f"    {before}, {count} = env.steps, len(env.cache)")
+        else:
+            self.emit(f"    {before} = env.steps")
         self.lines += lines
         self.emit(f"    {r} = {code}")
-        self.emit(f"    if len(env.cache) == {cached}: {kept}, {spent} = {r}, env.steps - {before}")
+        self.emit(f"    if len(env.cache) == {count}: {kept}, {spent} = {r}, env.steps - {before}"
+                  if cached else f"    {kept}, {spent} = {r}, env.steps - {before}")
         self.same_kind(r, code)
         return r
 
