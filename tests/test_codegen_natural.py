@@ -78,6 +78,7 @@ _COUNTED = "len([k for k in range(3) if k != 1])"
 _CHAINED = "any(k > 1 for k in [0, 1, 2, 3])"
 _OUTER_KEPT = "len([c for c in mine(red) if c in mine(red)])"
 _STEPS_KEPT = "[k * 2 > 1 and empty(c) for k in [1, 2, 0, 1] for c in cells(board)]"
+_NESTED_KEPT = "[top(c).colour == top('a1').colour for c in cells(board) for d in orthogonal]"
 _COUNT = ("any(len([k for k in range(3) if offset(c, d, k) in mine(red)]) == 3 "
           "for c in mine(red) for d in directions)")
 
@@ -121,7 +122,8 @@ EXPRESSIONS = [
     "len([[c, d] for c in cells(board) for d in orthogonal if empty(offset(c, d))])",
     "[len([k for k in [1, 2] if offset(c, 'n', k) in mine(blue)]) for c in mine(red)]",
     # the turns of any() and all() chained
-    _CHAINED, _OUTER_KEPT, _STEPS_KEPT,
+    _CHAINED, _OUTER_KEPT, _STEPS_KEPT, _NESTED_KEPT,
+    "[len(mine(red)) + 1 > k and top(c).colour == red for c in cells(board) for k in [1, 2]]",
     "all(any(k == j for j in [0, 1]) for k in range(3))",
     "all(1 // (k - 1) > -5 for k in [3, 2, 1])", "any(k > 5 for k in [])",
     "[any(top(offset(c, d)) == null for d in orthogonal) for c in cells(board)]",
@@ -191,6 +193,22 @@ def test_a_kept_part_that_computes_no_definition_is_checked_by_the_steps_alone()
                  "if not empty(c) and top(c).colour == red and offset(c, d) != null]"):
         kept = _source(text)
         assert "len(env.cache)" not in kept and re.search(r"\n\s*c\d+ = t\d+\n", kept)
+
+
+def test_a_kept_parts_own_part_the_same_for_longer_is_kept_for_longer() -> None:
+    """`top(c).colour == top('a1').colour`, kept for every direction of a square, computes
+    `top('a1').colour` once for the whole expression: its kept name is tested inside the
+    block that computes the square's part (as a scan's own mark compares with mark_of(s))."""
+    lines = _source(_NESTED_KEPT).splitlines()
+    nested = False
+    for i, line in enumerate(lines):
+        if (outer := re.fullmatch(r"(\s*)if c\d+ is (k\d+):", line)) is None:
+            continue
+        for later in lines[i + 1:]:
+            if len(later) - len(later.lstrip()) <= len(outer[1]):
+                break
+            nested = nested or re.fullmatch(rf"\s*if c\d+ is {outer[2]}:", later) is not None
+    assert nested
 
 
 def test_a_part_using_an_options_variable_is_not_kept_from_one_option_to_the_next() -> None:

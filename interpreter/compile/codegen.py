@@ -328,8 +328,10 @@ class _Writer:
         (set afresh at the start of each turn)."""
         self.kept: dict[tuple[Any, int], str] = {}
         """The name keeping each invariant code, by code and depth."""
-        self.keeping = False
-        """Whether an invariant part is being written (its own parts are not kept)."""
+        self.keeping: int | None = None
+        """While an invariant part is being written, the level it is kept at: its own parts
+        are kept only at a lower one (a scan's own mark, kept for every direction, compares
+        with mark_of(s), kept for the whole expression)."""
         """How many loops deep the code being written runs."""
         self.texts: set[str] = set()
         """Codes known to be texts (a loop's variable over a list of text constants)."""
@@ -530,22 +532,22 @@ class _Writer:
         method = getattr(self, "g_" + type(node).__name__, None)
         if method is None:
             raise Unwritable(type(node).__name__)
-        if self.loop_depth and not self.keeping and isinstance(node, _KEPT_KINDS) and (
-                not self.scope.track_pieces):
+        if self.loop_depth and isinstance(node, _KEPT_KINDS) and not self.scope.track_pieces:
             level = self.invariant(node)
-            if level is not None and level < self.loop_depth:
+            if level is not None and level < (
+                    self.loop_depth if self.keeping is None else self.keeping):
                 if self.assumed and (known := self.assumed.get(
                         self.kept.get((self.meaning(node), level), ""))) is not None:
                     return known
                 saved, self.lines = self.lines, []
                 caches, self.caches = self.caches, False
                 self.indent += 1
-                self.keeping = True
+                keeping, self.keeping = self.keeping, level
                 try:
                     code = self.written(node, method)
                     lines = self.lines
                 finally:
-                    self.keeping = False
+                    self.keeping = keeping
                     self.indent -= 1
                     self.lines = saved
                     cached, self.caches = self.caches, caches or self.caches
