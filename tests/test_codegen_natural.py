@@ -79,6 +79,7 @@ _CHAINED = "any(k > 1 for k in [0, 1, 2, 3])"
 _OUTER_KEPT = "len([c for c in mine(red) if c in mine(red)])"
 _STEPS_KEPT = "[k * 2 > 1 and empty(c) for k in [1, 2, 0, 1] for c in cells(board)]"
 _NESTED_KEPT = "[top(c).colour == top('a1').colour for c in cells(board) for d in orthogonal]"
+_ONLY_READ = ["first(pieces('a1'))", "last(pieces('c1'))", "first(pieces('a2'))"]
 _COUNT = ("any(len([k for k in range(3) if offset(c, d, k) in mine(red)]) == 3 "
           "for c in mine(red) for d in directions)")
 
@@ -122,7 +123,8 @@ EXPRESSIONS = [
     "len([[c, d] for c in cells(board) for d in orthogonal if empty(offset(c, d))])",
     "[len([k for k in [1, 2] if offset(c, 'n', k) in mine(blue)]) for c in mine(red)]",
     # the turns of any() and all() chained
-    _CHAINED, _OUTER_KEPT, _STEPS_KEPT, _NESTED_KEPT,
+    _CHAINED, _OUTER_KEPT, _STEPS_KEPT, _NESTED_KEPT, *_ONLY_READ,
+    "[first(pieces(c)) for c in cells(board)]", "first(pieces(board))",
     "[len(mine(red)) + 1 > k and top(c).colour == red for c in cells(board) for k in [1, 2]]",
     "all(any(k == j for j in [0, 1]) for k in range(3))",
     "all(1 // (k - 1) > -5 for k in [3, 2, 1])", "any(k > 5 for k in [])",
@@ -209,6 +211,14 @@ def test_a_kept_parts_own_part_the_same_for_longer_is_kept_for_longer() -> None:
                 break
             nested = nested or re.fullmatch(rf"\s*if c\d+ is {outer[2]}:", later) is not None
     assert nested
+
+
+def test_the_first_piece_of_a_place_is_read_without_copying_its_pieces() -> None:
+    """first(pieces(place)) and last(...) only read the list: the place's own is read
+    (charged as the copy the closures make is) and known to be a list."""
+    for text in _ONLY_READ:
+        source = _source(text)
+        assert "[:]" not in source and "is list" not in source, text
 
 
 def test_a_part_using_an_options_variable_is_not_kept_from_one_option_to_the_next() -> None:

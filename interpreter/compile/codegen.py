@@ -1056,6 +1056,8 @@ class _Writer:
                 args.append(ast.Constant(scope.resolve_site(a.value)))
             else:
                 args.append(a)
+        if name in _ONLY_READING and len(args) == 1:
+            self.loop_sources.add(id(args[0]))  # (its list only read: a place's, uncopied)
         codes = self.values(args)
         if scope.track_pieces and fn.describes_piece:
             return f"{self.obj(ex._tracking(fn.impl), 'built-in ' + name)}(env, {', '.join(codes)})"
@@ -1231,6 +1233,8 @@ class _Writer:
     def list_end(self, codes: list[str], impl: Any, index: int) -> str:
         """`first`/`last` of a list (null when empty); anything else by the built-in."""
         x = self.atom(codes[0])
+        if self.is_list(x):  # (as pieces() gives)
+            return f"({x}[{index}] if {x} else None)"
         return (f"(({x}[{index}] if {x} else None) if type({x}) is list "
                 f"else {self.obj(impl)}(env, {x}))")
 
@@ -1245,8 +1249,9 @@ class _Writer:
         of places by the built-in)."""
         x = self.atom(codes[0])
         r = self.tmp()
+        copy = "" if self.only_read else "[:]"  # (first(pieces(...)) reads its list only)
         self.emit(f"if type({x}) is int and {self.place_guard(x)}:")
-        self.emit(f"    {r} = {self.place_read(x)}[:]")
+        self.emit(f"    {r} = {self.place_read(x)}{copy}")
         self.emit(f"    if len({r}) > {self.scope.limits.list_length}: "
                   f"{self.obj(give_up)}()")
         self.charge(f"len({r})", "    ")
@@ -1963,6 +1968,9 @@ class _Writer:
         assert value in ("True", "False")
         return value
 
+
+_ONLY_READING = frozenset({"first", "last"})
+"""Built-ins that only read the list they are given (it needs no copy of its own)."""
 
 _LISTING = frozenset({"panels", "edge", "stack", "pieces", "above", "below", "neighbours",
                       "cells", "distinct", "sorted", "reversed", "range", "without"})
