@@ -6,6 +6,7 @@ A benchmark, not a test: run it by hand, before and after a change to generated 
     python benchmarks/natural.py --races tic-tac-toe --repeats 7
     python benchmarks/natural.py --baseline /tmp/base    # and the same rulesets on another tree
     python benchmarks/natural.py --clock cpu             # CPU time: steadier on a busy machine
+    python benchmarks/natural.py --checks --baseline /tmp/base   # the end rules alone
 
 benchmarks/rulesets/ holds the project's own tic-tac-toe and Connect Four and the same
 games written other ways a newcomer would, as the README teaches (after a mark, the lines
@@ -15,6 +16,11 @@ tests/test_natural_rulesets.py checks that each plays the very same game. Each i
 through the engine with random players (as benchmarks/peers.py plays them) against
 OpenSpiel's `python_tic_tac_toe` (skipped with a note when OpenSpiel is not installed)
 and the plain Python Connect Four of benchmarks/connect_four_python.py.
+
+With `--checks`, only the end rules are timed: each formulation's, over the positions
+of 80 recorded random games (each as the rules see it after a move), best of the repeats
+in CPU time, with the Python bytecodes they execute (counted by tracing: the same on a
+busy machine as on a quiet one), on this tree and on the baseline's.
 
 With `--baseline DIR`, a second process plays every formulation on the tree at DIR (a
 checkout of main, say), in the same rounds: before and after side by side, in one run.
@@ -33,6 +39,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -87,6 +94,97 @@ class Baseline:
         if self.process.stdin is not None:
             self.process.stdin.close()
         self.process.wait()
+
+
+def recorded_positions(game: Any, games: int = 80) -> list[Any]:
+    """The positions of random games, each as the end rules see it after a move (the
+    seat that moved is current), the last of each game left out."""
+    import random
+    positions = []
+    for seed in range(games):
+        pick = random.Random(seed)
+        state = game.new_state(2, seed)
+        while not state.over:
+            seat = state.current
+            state = game.apply(state, seat, pick.choice(game.legal_options(state, seat)))
+            if not state.over:
+                seen = state.copy()
+                seen.current = seat
+                positions.append(seen)
+    return positions
+
+
+def check_costs(path: str, repeats: int) -> tuple[float, float]:
+    """Microseconds (CPU, best of `repeats`) and bytecodes per evaluation of the end
+    rules of the ruleset at `path` over recorded positions (an environment's making left
+    out of both)."""
+    from interpreter.api import load_game
+    from interpreter.run.machine import Env
+    game = load_game(path)
+    positions, rules = recorded_positions(game), game.end_rules
+
+    def checks() -> None:
+        for state in positions:
+            env = Env(game, state)
+            for rule in rules:
+                if rule.when(env):
+                    break
+
+    def making() -> None:
+        for state in positions:
+            Env(game, state)
+
+    def best(run: Any) -> float:
+        times = []
+        for _ in range(repeats):
+            started = time.process_time()
+            run()
+            times.append(time.process_time() - started)
+        return min(times)
+
+    def bytecodes(run: Any) -> int:
+        count = [0]
+
+        def trace(frame: Any, event: str, arg: Any) -> Any:
+            frame.f_trace_opcodes = True
+            if event == "opcode":
+                count[0] += 1
+            return trace
+        sys.settrace(trace)
+        try:
+            run()
+        finally:
+            sys.settrace(None)
+        return count[0]
+
+    checks()
+    seconds = best(checks) - best(making)
+    return (seconds / len(positions) * 1e6,
+            (bytecodes(checks) - bytecodes(making)) / len(positions))
+
+
+def report_checks(races: list[str], repeats: int, baseline: Path | None) -> None:
+    """`--checks`: each formulation's end rules alone, here and on the baseline."""
+    print(f"\nThe end rules alone over recorded positions (CPU time, best of {repeats}; "
+          f"bytecodes executed)" + (f"; baseline: {baseline}" if baseline else ""))
+    header = f"{'formulation':<26}{'µs':>8}{'bytecodes':>11}"
+    if baseline:
+        header += f"{'µs then':>10}{'bytecodes then':>16}"
+    print(header)
+    print("-" * len(header))
+    for race in races:
+        for path in formulations(race):
+            us, ops = check_costs(str(path), repeats)
+            line = f"{path.stem:<26}{us:>8.2f}{ops:>11.0f}"
+            if baseline:
+                answer = subprocess.run(
+                    [sys.executable, str(Path(__file__).resolve()), "--serve-checks",
+                     str(path), "--repeats", str(repeats)],
+                    env=dict(os.environ, PYTHONPATH=str(baseline)), cwd=str(baseline),
+                    capture_output=True, text=True, check=True).stdout
+                then_us, then_ops = json.loads(answer)
+                line += f"{then_us:>10.2f}{then_ops:>16.0f}"
+            print(line)
 
 
 def serve() -> None:
@@ -168,8 +266,15 @@ def main() -> None:
     parser.add_argument("--best", action="store_true",
                         help="report each competitor's fastest repeat instead of the median: "
                         "on a machine others load, what the others took is least in it")
+    parser.add_argument("--checks", action="store_true",
+                        help="time the end rules alone over recorded positions (and count "
+                        "the bytecodes they execute) instead of whole games")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-checks", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_checks:
+        print(json.dumps(check_costs(args.serve_checks, args.repeats)))
+        return
     use_clock(args.clock)  # every batch (peers.py's too) reads this clock
     if args.serve:
         serve()
@@ -183,6 +288,9 @@ def main() -> None:
     if args.baseline is not None and not (args.baseline / "interpreter").is_dir():
         parser.error(f"--baseline {args.baseline}: no interpreter/ there")
 
+    if args.checks:
+        report_checks(wanted, args.repeats, args.baseline.resolve() if args.baseline else None)
+        return
     pyspiel, note = load_openspiel()
     baseline = Baseline(args.baseline.resolve(), args.clock) if args.baseline else None
     races = []

@@ -77,6 +77,11 @@ _COUNTED = "len([k for k in range(3) if k != 1])"
 
 _CHAINED = "any(k > 1 for k in [0, 1, 2, 3])"
 _OUTER_KEPT = "len([c for c in mine(red) if c in mine(red)])"
+_STEPS_KEPT = "[k * 2 > 1 and empty(c) for k in [1, 2, 0, 1] for c in cells(board)]"
+_NESTED_KEPT = "[top(c).colour == top('a1').colour for c in cells(board) for d in orthogonal]"
+_ONLY_READ = ["first(pieces('a1'))", "last(pieces('c1'))", "first(pieces('a2'))"]
+_COUNT = ("any(len([k for k in range(3) if offset(c, d, k) in mine(red)]) == 3 "
+          "for c in mine(red) for d in directions)")
 
 EXPRESSIONS = [
     "[offset(c, d, k) for c in cells(board) for d in directions for k in range(-4, 5)]",
@@ -118,7 +123,9 @@ EXPRESSIONS = [
     "len([[c, d] for c in cells(board) for d in orthogonal if empty(offset(c, d))])",
     "[len([k for k in [1, 2] if offset(c, 'n', k) in mine(blue)]) for c in mine(red)]",
     # the turns of any() and all() chained
-    _CHAINED, _OUTER_KEPT,
+    _CHAINED, _OUTER_KEPT, _STEPS_KEPT, _NESTED_KEPT, *_ONLY_READ,
+    "[first(pieces(c)) for c in cells(board)]", "first(pieces(board))",
+    "[len(mine(red)) + 1 > k and top(c).colour == red for c in cells(board) for k in [1, 2]]",
     "all(any(k == j for j in [0, 1]) for k in range(3))",
     "all(1 // (k - 1) > -5 for k in [3, 2, 1])", "any(k > 5 for k in [])",
     "[any(top(offset(c, d)) == null for d in orthogonal) for c in cells(board)]",
@@ -176,6 +183,44 @@ def test_a_part_the_same_in_every_turn_of_a_loop_is_kept() -> None:
     assert "not computed yet" in legend
 
 
+def test_a_kept_part_that_computes_no_definition_is_checked_by_the_steps_alone() -> None:
+    """Kept only when computing it charged nothing and put no definition into the cache:
+    a part that calls no definition cannot put one there (only the steps are compared,
+    as for arithmetic, which may charge), and one that hands the environment nothing
+    cannot charge either (kept as it is, as whether a square is empty or a scan's own
+    mark)."""
+    steps = _source(_STEPS_KEPT)
+    assert "len(env.cache)" not in steps and re.search(r"\n\s*c\d+ = env\.steps\n", steps)
+    for text in (_SCAN, "[c for c in cells(board) for d in orthogonal "
+                 "if not empty(c) and top(c).colour == red and offset(c, d) != null]"):
+        kept = _source(text)
+        assert "len(env.cache)" not in kept and re.search(r"\n\s*c\d+ = t\d+\n", kept)
+
+
+def test_a_kept_parts_own_part_the_same_for_longer_is_kept_for_longer() -> None:
+    """`top(c).colour == top('a1').colour`, kept for every direction of a square, computes
+    `top('a1').colour` once for the whole expression: its kept name is tested inside the
+    block that computes the square's part (as a scan's own mark compares with mark_of(s))."""
+    lines = _source(_NESTED_KEPT).splitlines()
+    nested = False
+    for i, line in enumerate(lines):
+        if (outer := re.fullmatch(r"(\s*)if c\d+ is (k\d+):", line)) is None:
+            continue
+        for later in lines[i + 1:]:
+            if len(later) - len(later.lstrip()) <= len(outer[1]):
+                break
+            nested = nested or re.fullmatch(rf"\s*if c\d+ is {outer[2]}:", later) is not None
+    assert nested
+
+
+def test_the_first_piece_of_a_place_is_read_without_copying_its_pieces() -> None:
+    """first(pieces(place)) and last(...) only read the list: the place's own is read
+    (charged as the copy the closures make is) and known to be a list."""
+    for text in _ONLY_READ:
+        source = _source(text)
+        assert "[:]" not in source and "is list" not in source, text
+
+
 def test_a_part_using_an_options_variable_is_not_kept_from_one_option_to_the_next() -> None:
     """An option's `for` is a loop the listing writes itself: a part of its condition
     that uses the option's variable changes from one option to the next."""
@@ -218,7 +263,7 @@ def test_the_square_itself_is_read_once_for_every_direction() -> None:
     direction's turn is kept for the others (one kept name, set in each of the eight
     turns written out, computed in the first that runs)."""
     source = _source(_SCAN)
-    kept = re.findall(r"if c\d+ == \(env.steps, len\(env.cache\)\): (c\d+) = ", source)
+    kept = re.findall(r"\n\s*(?:if c\d+ == [^:]+: )?(c\d+) = t\d+\n", source)
     assert max((kept.count(name) for name in set(kept)), default=0) == 8
 
 
@@ -242,8 +287,31 @@ def test_the_turns_of_any_and_all_are_chained() -> None:
 
 def test_a_definitions_value_outside_a_loop_is_kept_for_the_loop() -> None:
     """`for c in mine(red)` and `c in mine(red)` share what is kept: the second computes
-    nothing while the arguments are the same (both charged as the closures charge)."""
-    assert _source(_OUTER_KEPT).count(" and env.steps + c") == 2
+    nothing while the arguments are the same (both charged as the closures charge; the
+    second also with what looking into the list charges, at once, or as written)."""
+    assert _source(_OUTER_KEPT).count(" and env.steps + c") == 3
+
+
+def test_looking_into_a_kept_list_of_squares_charges_the_call_and_the_look_at_once() -> None:
+    """`offset(c, d, k) in mine(red)` with mine(red) kept: one addition and one test of
+    the budget for the call and for looking into its squares, the kept list looked into."""
+    assert re.search(r"env\.steps \+= (c\d+)\n\s*(t\d+) = c\d+\n\s*t\d+ = \w+ in \2\n",
+                     _source(_COUNT))
+
+
+def test_a_turn_charges_its_element_and_the_loop_inside_it_at_once() -> None:
+    """The steps of an element (charged before it is computed) and of the loop it begins
+    with, with range(3)'s, are one addition and one test of the budget: what comes between
+    them (the quantifier's first value, a loop's kept names set afresh) is set before."""
+    for text in (_SCAN, _COUNT):
+        assert re.search(r"\n\s*env\.steps \+= \d+ \+ 3 \+ \d+\n", _source(text)), text
+
+
+def test_looking_into_a_kept_list_stops_at_every_step_limit_as_the_closures_do() -> None:
+    steps = _outcome(_FAST, _COUNT)[2]
+    for limit in range(0, steps + 2, next(p for p in range(steps // 150, steps) if all(
+            p % d for d in range(2, p)))):
+        assert _outcome(_FAST, _COUNT, limit) == _outcome(_CAREFUL, _COUNT, limit), limit
 
 
 def test_a_scan_charges_the_directions_after_the_first_at_once_when_its_square_differs() -> None:

@@ -71,6 +71,8 @@ def none_or_give_up(value: Any) -> None:
 
 
 _LENGTH_TIMES = re.compile(r"len\((\w+)\)(?: \* (\S+))?")
+_SETTLED = re.compile(r"t\d+ = (True|False|0)")
+_USES_ENV = re.compile(r"\benv\b")
 """A charge by the length of a list (times a number)."""
 
 
@@ -195,6 +197,17 @@ squares): larger boards look distances up by the built-in."""
 
 
 @dataclass
+class KeptBlock:
+    """The lines kept_call wrote for a call whose value is a list of places, the test
+    that it is kept (`same`), the name keeping its value and the one keeping its steps
+    with the list's length."""
+    lines: list[str]
+    same: str
+    kept: str
+    and_length: str
+
+
+@dataclass
 class Deferred:
     """An argument of an inlined definition: generated where the body uses it, with the
     caller's names (so it is evaluated as lazily as the closures evaluate it)."""
@@ -266,8 +279,10 @@ class _Writer:
         self.lines: list[str] = []
         self.spent: dict[str, str] = {}
         """For a kept part that charges steps (by its name): the name of its steps."""
-        self.kept_calls: dict[tuple[str, ...], tuple[list[str], str, str]] = {}
+        self.kept_calls: dict[tuple[str, ...], tuple[list[str], str, str, str | None]] = {}
         self.kept_results: set[str] = set()
+        self.kept_blocks: dict[str, KeptBlock] = {}
+        """For what kept_call gives (by its name): the lines that gave it (see contains)."""
         self.sourcing = False
         """Whether what a loop goes through is being written (a definition's value there
         is kept: the loop's turns often call it again)."""
@@ -313,8 +328,10 @@ class _Writer:
         (set afresh at the start of each turn)."""
         self.kept: dict[tuple[Any, int], str] = {}
         """The name keeping each invariant code, by code and depth."""
-        self.keeping = False
-        """Whether an invariant part is being written (its own parts are not kept)."""
+        self.keeping: int | None = None
+        """While an invariant part is being written, the level it is kept at: its own parts
+        are kept only at a lower one (a scan's own mark, kept for every direction, compares
+        with mark_of(s), kept for the whole expression)."""
         """How many loops deep the code being written runs."""
         self.texts: set[str] = set()
         """Codes known to be texts (a loop's variable over a list of text constants)."""
@@ -368,6 +385,20 @@ class _Writer:
                 (id(self.lines), len(self.lines)) in self.barriers):
             return False
         pad = "    " * self.indent + indent
+        settled = 0  # (a name given a constant after the charge, as a quantifier's
+        # first value, or where a loop's kept names are set: set before it instead,
+        # which neither fails nor charges)
+        while len(self.lines) > settled + 2 and self._settled(self.lines[-1 - settled], pad) \
+                and (id(self.lines), len(self.lines) - settled - 1) not in self.barriers:
+            settled += 1
+        if settled:
+            moved = self.lines[-settled:]
+            del self.lines[-settled:]
+            if not self.merge_charge(amount, indent):
+                self.lines += moved
+                return False
+            self.lines[-2:-2] = moved
+            return True
         added, check = self.lines[-2:]
         start, stop = f"{pad}env.steps += ", f"{pad}if env.steps > env.step_limit: "
         if not (added.startswith(start) and check.startswith(stop)):
@@ -384,6 +415,13 @@ class _Writer:
         self.lines[-2:] = [f"{start}{' + '.join(amounts)}",
                            f"{stop}{self.obj(overspent_part)}(env, ({', '.join(rests)},))"]
         return True
+
+    @staticmethod
+    def _settled(line: str, pad: str) -> bool:
+        """Whether `line` gives a name a constant (see merge_charge)."""
+        stripped = line.lstrip()
+        return line.startswith(pad) and (_SETTLED.fullmatch(line.removeprefix(pad)) is not None
+                                         or stripped.startswith(_INITS))
 
     def certain_amount(self, amount: str) -> bool:
         """Whether `amount` (code) is a whole number computed without fail or effect."""
@@ -465,7 +503,8 @@ class _Writer:
         out: list[tuple[int, int, str]] = []
         for node in nodes:
             start = len(self.lines)
-            self.barriers.add((id(self.lines), start))
+            if out:  # (where a line may be put: the end of the value before)
+                self.barriers.add((id(self.lines), start))
             code = self.value(node)
             out.append((start, len(self.lines), code))
         codes = [c for _, _, c in out]
@@ -493,35 +532,43 @@ class _Writer:
         method = getattr(self, "g_" + type(node).__name__, None)
         if method is None:
             raise Unwritable(type(node).__name__)
-        if self.loop_depth and not self.keeping and isinstance(node, _KEPT_KINDS) and (
-                not self.scope.track_pieces):
+        if self.loop_depth and isinstance(node, _KEPT_KINDS) and not self.scope.track_pieces:
             level = self.invariant(node)
-            if level is not None and level < self.loop_depth:
+            if level is not None and level < (
+                    self.loop_depth if self.keeping is None else self.keeping):
                 if self.assumed and (known := self.assumed.get(
                         self.kept.get((self.meaning(node), level), ""))) is not None:
                     return known
                 saved, self.lines = self.lines, []
+                caches, self.caches = self.caches, False
                 self.indent += 1
-                self.keeping = True
+                keeping, self.keeping = self.keeping, level
                 try:
                     code = self.written(node, method)
                     lines = self.lines
                 finally:
-                    self.keeping = False
+                    self.keeping = keeping
                     self.indent -= 1
                     self.lines = saved
+                    cached, self.caches = self.caches, caches or self.caches
                 if any("env.steps +=" in line for line in lines):
                     if _is_literal(code) or _constant_items(code) is not None or (
                             code in self.kept_results):
                         # (a constant such as range(3)'s list: charged where it is; a
                         # definition's value, kept by kept_call)
-                        self.lines += [line[4:] for line in lines]
+                        block = self.kept_blocks.get(code)
+                        if block is not None:  # (its lines as written here)
+                            block.lines = [line[4:] for line in block.lines]
+                        if len(lines) == 2 and all(_charging(line) for line in lines):
+                            self.recharge(lines, "")  # (added to a charge just before)
+                        else:
+                            self.lines += [line[4:] for line in lines]
                         return code
                     # it charges steps: kept, they are charged again at once
-                    return self.kept_charged(code, level, lines, self.meaning(node))
+                    return self.kept_charged(code, level, lines, self.meaning(node), cached)
                 if lines or (not self.is_atom(code) and "(" in code):
                     meaning = self.meaning(node)
-                    r = self.kept_value(code, level, lines, meaning)
+                    r = self.kept_value(code, level, lines, meaning, cached)
                     if isinstance(node, ast.Compare):  # (its value: True or False)
                         self.kept_tests.append((self.kept[(meaning, level)], level))
                     return r
@@ -608,13 +655,15 @@ class _Writer:
                             for n in names))
 
     def kept_value(self, code: str, level: int, lines: list[str],
-                   meaning: tuple[Any, ...] | None = None) -> str:
+                   meaning: tuple[Any, ...] | None = None, cached: bool = True) -> str:
         """`code`, the same in every turn of the loops inside the `level`-th around it,
         computed at its first use in a turn of that loop (of the function, for 0) and
         kept for the others, when computing it charged no steps and put no definition
         into the cache (then computing it again would charge nothing either: the state
         does not change while an expression is computed). The same code at the same
-        level shares what is kept."""
+        level shares what is kept. Unless `cached` (it may compute a definition), only
+        the steps are compared; what hands nothing the environment can charge nothing
+        and is kept as it is."""
         unset = self.obj(_UNSET, "not computed yet")
         kept = self.kept.get((code, level)) or self.kept.get((meaning, level))
         if kept is None:
@@ -628,23 +677,27 @@ class _Writer:
         elif meaning is not None:  # (the same code written for another node)
             self.kept.setdefault((meaning, level), kept)
         before, r = self.tmp("c"), self.tmp()
+        now = "(env.steps, len(env.cache))" if cached else "env.steps"
+        guarded = cached or any(_USES_ENV.search(line) for line in [*lines, code])
         self.emit(f"if {kept} is {unset}:")
-        self.emit(f"    {before} = env.steps, len(env.cache)")
+        if guarded:
+            self.emit(f"    {before} = {now}")
         self.lines += lines
         self.emit(f"    {r} = {code}")
-        self.emit(f"    if {before} == (env.steps, len(env.cache)): {kept} = {r}")
+        self.emit(f"    if {before} == {now}: {kept} = {r}" if guarded else f"    {kept} = {r}")
         self.emit("else:")
         self.emit(f"    {r} = {kept}")
         self.same_kind(r, code)
         return r
 
     def kept_charged(self, code: str, level: int, lines: list[str],
-                     meaning: tuple[Any, ...]) -> str:
+                     meaning: tuple[Any, ...], cached: bool = True) -> str:
         """`code`, the same in every turn of the loops inside the `level`-th around it,
         computing which charges steps: as kept_call keeps a definition's value, its value
         and the steps it charged are kept from a computation that put no definition into
         the cache, and the steps are charged again at once when the budget allows them
-        all (else it is computed again, to stop at the very step the closures stop at)."""
+        all (else it is computed again, to stop at the very step the closures stop at).
+        Unless `cached` (it may compute a definition), the cache is not looked at."""
         unset = self.obj(_UNSET, "not computed yet")
         kept = self.kept.get((("charged", meaning), level))
         if kept is None:
@@ -655,15 +708,19 @@ class _Writer:
             else:
                 self.loop_inits[level - 1].append(kept)
         spent = self.spent[kept]
-        before, cached, r = self.tmp("c"), self.tmp("c"), self.tmp()
+        before, count, r = self.tmp("c"), self.tmp("c"), self.tmp()
         self.emit(f"if {kept} is not {unset} and env.steps + {spent} <= env.step_limit:")
         self.emit(f"    env.steps += {spent}")
         self.emit(f"    {r} = {kept}")
         self.emit("else:")
-        self.emit(f"    {before}, {cached} = env.steps, len(env.cache)")
+        if cached:
+            self.emit(f"    {before}, {count} = env.steps, len(env.cache)")
+        else:
+            self.emit(f"    {before} = env.steps")
         self.lines += lines
         self.emit(f"    {r} = {code}")
-        self.emit(f"    if len(env.cache) == {cached}: {kept}, {spent} = {r}, env.steps - {before}")
+        self.emit(f"    if len(env.cache) == {count}: {kept}, {spent} = {r}, env.steps - {before}"
+                  if cached else f"    {kept}, {spent} = {r}, env.steps - {before}")
         self.same_kind(r, code)
         return r
 
@@ -817,6 +874,8 @@ class _Writer:
             r = self.tmp()
             contains = self.obj(ex._contains)
             if self.is_scalar(x) and y in self.lists:  # (as ex._contains charges it)
+                if self.contains_kept(x, y, r):
+                    return f"(not {r})" if isinstance(op, ast.NotIn) else r
                 self.charge(f"len({y})")
                 self.emit(f"{r} = {x} in {y}")
                 return f"(not {r})" if isinstance(op, ast.NotIn) else r
@@ -847,6 +906,30 @@ class _Writer:
         # goes through (ex.ORDERED)
         return (f"({x} {symbol} {y} if type({x}) is not list or type({y}) is not list "
                 f"else {self.obj(ex.ORDERED[symbol], 'lists compared')}(env, {x}, {y}))")
+
+    def contains_kept(self, x: str, y: str, r: str) -> bool:
+        """`r = x in y` for `y` a kept definition's list of places just written (see
+        kept_call): while it is kept, one test of the budget for the steps of the call and
+        of looking into the list, both charged at once, and the kept list looked into (as
+        counting the squares a player marked looks each line's squares up in them); else
+        the call and the charge as written. Whether it was written so."""
+        block = self.kept_blocks.get(y)
+        n = len(block.lines) if block is not None else 0
+        if block is None or self.lines[-n:] != block.lines:
+            return False
+        written = self.lines[-n:]
+        del self.lines[-n:]
+        self.emit(f"if {block.same} and env.steps + {block.and_length} <= env.step_limit:")
+        self.emit(f"    env.steps += {block.and_length}")
+        self.emit(f"    {y} = {block.kept}")
+        self.emit(f"    {r} = {x} in {y}")
+        self.emit("else:")
+        self.lines += ["    " + line for line in written]
+        self.indent += 1
+        self.charge(f"len({y})")
+        self.emit(f"{r} = {x} in {y}")
+        self.indent -= 1
+        return True
 
     def g_Compare(self, node: ast.Compare) -> str:
         if len(node.ops) == 1:
@@ -973,6 +1056,8 @@ class _Writer:
                 args.append(ast.Constant(scope.resolve_site(a.value)))
             else:
                 args.append(a)
+        if name in _ONLY_READING and len(args) == 1:
+            self.loop_sources.add(id(args[0]))  # (its list only read: a place's, uncopied)
         codes = self.values(args)
         if scope.track_pieces and fn.describes_piece:
             return f"{self.obj(ex._tracking(fn.impl), 'built-in ' + name)}(env, {', '.join(codes)})"
@@ -1148,6 +1233,8 @@ class _Writer:
     def list_end(self, codes: list[str], impl: Any, index: int) -> str:
         """`first`/`last` of a list (null when empty); anything else by the built-in."""
         x = self.atom(codes[0])
+        if self.is_list(x):  # (as pieces() gives)
+            return f"({x}[{index}] if {x} else None)"
         return (f"(({x}[{index}] if {x} else None) if type({x}) is list "
                 f"else {self.obj(impl)}(env, {x}))")
 
@@ -1162,8 +1249,9 @@ class _Writer:
         of places by the built-in)."""
         x = self.atom(codes[0])
         r = self.tmp()
+        copy = "" if self.only_read else "[:]"  # (first(pieces(...)) reads its list only)
         self.emit(f"if type({x}) is int and {self.place_guard(x)}:")
-        self.emit(f"    {r} = {self.place_read(x)}[:]")
+        self.emit(f"    {r} = {self.place_read(x)}{copy}")
         self.emit(f"    if len({r}) > {self.scope.limits.list_length}: "
                   f"{self.obj(give_up)}()")
         self.charge(f"len({r})", "    ")
@@ -1518,10 +1606,12 @@ class _Writer:
         if slots is None:  # (the same call written again, as in an unrolled loop, shares them)
             slots = self.kept_calls[(function, *codes)] = (
                 [self.uses(self.tmp("c"), unset) for _ in codes],
-                self.uses(self.tmp("c"), "None"), self.uses(self.tmp("c"), "0"))
-        keys, kept, spent = slots
+                self.uses(self.tmp("c"), "None"), self.uses(self.tmp("c"), "0"),
+                self.uses(self.tmp("c"), "0") if self.gives_places(name) else None)
+        keys, kept, spent, and_length = slots
         before, cached, r = self.tmp("c"), self.tmp("c"), self.tmp()
         same = " and ".join(f"{k} is {c}" for k, c in zip(keys, codes, strict=True))
+        start = len(self.lines)
         self.emit(f"if {same} and env.steps + {spent} <= env.step_limit:")
         self.emit(f"    env.steps += {spent}")
         self.emit(f"    {r} = {kept}")
@@ -1536,6 +1626,9 @@ class _Writer:
         self.emit(f"    if len(env.cache) == {cached}:")
         self.emit(f"        {', '.join([*keys, kept, spent])} = "
                   f"{', '.join([*codes, r, f'env.steps - {before}'])}")
+        if and_length is not None:  # (a list of places: what looking into it charges too)
+            self.emit(f"        {and_length} = {spent} + len({r})")
+            self.kept_blocks[r] = KeptBlock(self.lines[start:], same, kept, and_length)
         self.kept_results.add(r)
         return r
 
@@ -1670,16 +1763,16 @@ class _Writer:
         finally:
             self.decided = decided
 
-    def recharge(self, charges: list[str]) -> None:
+    def recharge(self, charges: list[str], empty: str = "pass") -> None:
         """The charges of `charges` (lines that only charge) again, one after another, so
-        that those written apart are added up (see merge_charge); `pass` for none."""
+        that those written apart are added up (see merge_charge); `empty` for none."""
         start, merged = len(self.lines), f"{self.obj(overspent_part)}(env, "
         for added, check in zip(charges[::2], charges[1::2], strict=True):
             amount = added.strip().removeprefix("env.steps += ")
             for part in amount.split(" + ") if merged in check else [amount]:
                 self.charge(part)
-        if len(self.lines) == start:
-            self.emit("pass")
+        if len(self.lines) == start and empty:
+            self.emit(empty)
 
     def turn(self, gen: ast.comprehension, constant: Any, innermost: Callable[[], None]
              ) -> None:
@@ -1866,8 +1959,8 @@ class _Writer:
     def known_quantifier(self, r: str, lines: list[str], start: int) -> str:
         """The value of a quantifier whose every turn was known here (written out, none
         computed as the code runs): what set its name is dropped."""
-        value = None
-        for i in range(len(lines) - 1, start - 1, -1):
+        value = None  # (its first value may be set before the charge just before it)
+        for i in range(len(lines) - 1, max(start - 3, -1), -1):
             head, _, tail = lines[i].strip().partition(" = ")
             if head == r:
                 value = tail if value is None else value
@@ -1875,6 +1968,9 @@ class _Writer:
         assert value in ("True", "False")
         return value
 
+
+_ONLY_READING = frozenset({"first", "last"})
+"""Built-ins that only read the list they are given (it needs no copy of its own)."""
 
 _LISTING = frozenset({"panels", "edge", "stack", "pieces", "above", "below", "neighbours",
                       "cells", "distinct", "sorted", "reversed", "range", "without"})
