@@ -554,9 +554,10 @@ def test_moves_made_with_the_keyboard_alone(server: Running, browser: Any, name:
         assert ways[-1] == "board", ways
         wait_turn(page)
         total = page.locator("#options button.option").count()
-        # the opponent's reply may still be drawing the table when the turn comes
+        # the opponent's reply may still be drawing the table when the turn comes (up to
+        # seconds on a loaded machine)
         with contextlib.suppress(playwright_api.TimeoutError):
-            page.wait_for_function("() => (" + FOCUSED + ")() === 'board'", timeout=3000)
+            page.wait_for_function("() => (" + FOCUSED + ")() === 'board'", timeout=10000)
         assert page.evaluate(FOCUSED) == "board"
         label = page.evaluate("document.activeElement.getAttribute('aria-label')")
         assert re.fullmatch(r"Pick .+ on .+", label), label
