@@ -191,7 +191,9 @@ BOUNDED = [("tic-tac-toe", {}, 9), ("connect-four", {}, 42), ("hex", {"size": 4}
            ("kuhn-poker", {}, 3),
            ("goofspiel", {"cards": 6}, 10), ("liars-dice", {}, 13),
            ("high-rise", {}, 50), ("high-rise", {"rows": 3, "cols": 4}, 80),
-           ("high-rise-numbered-slips", {}, 50), ("high-rise-black-white-covers", {}, 50)]
+           ("high-rise-numbered-slips", {}, 50), ("high-rise-black-white-covers", {}, 50),
+           ("aquarius-rising", {}, 118), ("aquarius-rising", {"deck": "1.0"}, 115),
+           ("aquarius-rising", {"clouds": True, "sky_high": True, "dragon": True}, 148)]
 """Rulesets that say how many decisions a game takes at most, with options, and that
 number."""
 
