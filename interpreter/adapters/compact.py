@@ -46,7 +46,7 @@ from interpreter.adapters.encoding import (
     ActionEncoder,
     EncodingError,
     Legal,
-    legal_notations,
+    legal_by_id,
 )
 from interpreter.run.state import State
 
@@ -187,15 +187,5 @@ class CompactActionEncoder:
     def legal(self, state: State, seat: int) -> dict[int, Legal]:
         """`seat`'s legal options by compact id, in id order (as `ActionEncoder.legal`)."""
         table = self.table(state)
-        by_id: dict[int, Legal] = {}
-        for option in legal_notations(self.game, state, seat):
-            action = self.encode(option.notation, state, table)
-            known = by_id.get(action)
-            if known is None:
-                by_id[action] = option
-            elif known.notation != option.notation:
-                raise EncodingError(
-                    f"'{known.notation}' and '{option.notation}' are both legal and differ "
-                    "only in a part of the notation computed from the position: "
-                    f"{self.game.title}'s action space cannot tell them apart")
-        return dict(sorted(by_id.items()))
+        return legal_by_id(self.game, state, seat,
+                           lambda notation: self.encode(notation, state, table))

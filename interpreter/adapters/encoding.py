@@ -74,7 +74,7 @@ from __future__ import annotations
 import ast
 import json
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -253,18 +253,26 @@ class ActionEncoder:
     def legal(self, state: State, seat: int) -> dict[int, Legal]:
         """`seat`'s legal options by id, in id order; options sharing a notation are
         one action (the first). Two notations sharing an id are refused."""
-        by_id: dict[int, Legal] = {}
-        for option in legal_notations(self.game, state, seat):
-            action = self.encode(option.notation)
-            known = by_id.get(action)
-            if known is None:
-                by_id[action] = option
-            elif known.notation != option.notation:
-                raise EncodingError(
-                    f"'{known.notation}' and '{option.notation}' are both legal and differ "
-                    "only in a part of the notation computed from the position: "
-                    f"{self.game.title}'s action space cannot tell them apart")
-        return dict(sorted(by_id.items()))
+        return legal_by_id(self.game, state, seat, self.encode)
+
+
+def legal_by_id(game: Game, state: State, seat: int,
+                encode: Callable[[str], int]) -> dict[int, Legal]:
+    """`seat`'s legal options by the id `encode` gives each notation, in id order;
+    options sharing a notation are one action (the first), and two notations sharing an
+    id are refused (an action space that cannot tell them apart)."""
+    by_id: dict[int, Legal] = {}
+    for option in legal_notations(game, state, seat):
+        action = encode(option.notation)
+        known = by_id.get(action)
+        if known is None:
+            by_id[action] = option
+        elif known.notation != option.notation:
+            raise EncodingError(
+                f"'{known.notation}' and '{option.notation}' are both legal and differ "
+                "only in a part of the notation computed from the position: "
+                f"{game.title}'s action space cannot tell them apart")
+    return dict(sorted(by_id.items()))
 
 
 @dataclass(frozen=True, slots=True)
