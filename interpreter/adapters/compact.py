@@ -1,9 +1,9 @@
 """A compact numbering of actions for open tables (OpenSpiel's `actions=compact`).
 
 On an open table (a grid zone with a `reach`, which grows as pieces are laid) the dense
-ids (`interpreter.adapters.encoding`) give every square a number: Aquarius Rising's
-83 × 83 squares times its 70 card codes times the ways up make 3,872,960 ids, so a
-legal-action mask or a policy head has millions of entries. In the compact numbering a
+ids (`interpreter.adapters.encoding`) give every square a number: an 83 × 83 table
+times 70 card codes times the ways a card lies makes millions of ids, so a legal-action
+mask or a policy head has millions of entries. In the compact numbering a
 square of an open table is written relative to what is laid there instead:
 
 - the *anchors* of a position are the centre of each open table, then every square of
@@ -17,9 +17,9 @@ number, keeps its dense ids.
 
 Each notation's other parts keep their dense lists, so an id is the dense block's
 mixed radix with the place part's radix `places + anchors × window` (anchors: the
-centres and one per piece of the game, the most squares pieces can cover). Aquarius
-Rising's place part goes from 6,915 texts to 26 + 158 × 9 = 1,448, and the game from
-3,872,960 ids to 811,440.
+centres and one per piece of the game, the most squares pieces can cover): for a
+bundled game with an 83 × 83 table and 157 pieces, the place part goes from 6,915 texts
+to 26 + 158 × 9 = 1,448, and the ids from 3,872,960 to 811,440 (guides/openspiel.md).
 
 What it costs:
 

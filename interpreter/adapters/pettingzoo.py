@@ -34,7 +34,7 @@
   seed deal `s + 1`, `s + 2`, ... (like `tabletop simulate --seed s`). Before any seed
   is given, games are dealt from a random seed. The ruleset's options are fixed when
   the environment is made; `reset`'s `options` are ignored.
-- `metadata["name"]` is the game's own (`tabletop_high_rise_v0`); render modes are
+- `metadata["name"]` is the game's own (`tabletop_<name>_v0`); render modes are
   `ansi` and `human` (the table as text) and `rgb_array` (the table's drawing).
 """
 

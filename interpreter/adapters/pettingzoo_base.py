@@ -38,7 +38,8 @@ ILLEGAL_REWARD = -1.0
 
 
 def env_name(game: Game) -> str:
-    """PettingZoo's name of a game's environment: `tabletop_high_rise_v0`."""
+    """PettingZoo's name of a game's environment: `tabletop_<name>_v0`, each run of
+    other characters than letters and digits written `_`."""
     return f"tabletop_{re.sub(r'[^0-9A-Za-z]+', '_', game.name).strip('_')}_v0"
 
 

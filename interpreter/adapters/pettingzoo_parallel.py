@@ -1,14 +1,14 @@
 """A ruleset with simultaneous decisions as a PettingZoo parallel environment.
 
-    env = parallel_env("bottoms-up", players=4)
+    env = parallel_env("my-game.yaml", players=4)
     observations, infos = env.reset(seed=1)
     while env.agents:
         actions = {agent: env.action_space(agent).sample(observations[agent]["action_mask"])
                    for agent in env.agents}
         observations, rewards, terminations, truncations, infos = env.step(actions)
 
-- A simultaneous decision (a `choose` with `seats`: Bottoms Up's starting colours,
-  Aquarium's Phase I and Phase II cards, Goofspiel's bids) is one step: every seat
+- A simultaneous decision (a `choose` with `seats`: every listed seat picks in secret,
+  such as sealed bids or cards chosen at once) is one step: every seat
   deciding acts at once, each from the observation it had before anyone picked, and the
   picks are carried out together. Any other decision is a step of its one seat.
 - Every live agent is in every step's dicts. An agent with no decision in a step has

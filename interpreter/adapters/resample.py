@@ -16,8 +16,8 @@ searches (`interpreter.agents.information.draw_position`, one implementation):
 - a guess the rules cannot go on from at once is drawn again (`draw_position`).
 
 A guess can still be one the rules cannot go on from some decisions later: the view
-does not say everything the log let a player remember (in Aquarium, which of its own
-action cards each player still holds). The engine's `ismcts` drops such a playout;
+does not say everything the log let a player remember (which of the cards a player
+played face down it still holds, say). The engine's `ismcts` drops such a playout;
 OpenSpiel's search cannot drop a simulation, so a guessed position (a resampled state
 and every state reached from it) whose rules fail ends there, with no winner (every
 return 0), its reason saying why. The true game never does: a rules error in a state

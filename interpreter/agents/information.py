@@ -251,8 +251,8 @@ def draw_position(game: Game, state: State, seat: int, seed: int,
 
     A guess the rules cannot go on from at once (others' secret choices no option
     allows, a deciding seat left with no option), or one the seat could tell apart (a
-    piece dealt where the rules would show it: High Rise's memory mode hides a piece
-    under a larger one, so a smaller or larger one dealt there is hidden or not), is
+    piece dealt where the rules would show it: where a zone's `conceal` hides a piece
+    under a larger one, a smaller or larger one dealt there is hidden or not), is
     drawn again, with the next seed, up to SETUP_TRIES times: `ismcts` drops the
     playouts of a guess the rules cannot go on from, a caller that takes one position
     cannot. The position's log is the log as the seat may read it (`known_log`), so the

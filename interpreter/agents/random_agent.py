@@ -17,7 +17,7 @@ class RandomAgent:
 
     Its generator is the game's own SplitMix64 (`interpreter.run.rng`), seeded with the
     agent's seed folded to 64 bits: a playout makes two players per game, and a
-    Mersenne Twister costs more to seed (3.5 µs) than a tic-tac-toe decision takes.
+    Mersenne Twister costs more to seed (3.5 µs) than a small board game's decision takes.
     """
 
     name = "random"

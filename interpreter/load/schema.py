@@ -594,8 +594,9 @@ class Ruleset(Node):
     scores: Expr | None = Field(default=None, description="a seat's score (using `seat`)")
     most_decisions: Expr | None = Field(
         default=None, description="the most decisions a game can take, when the rules bound "
-        "it (every choice of every seat counts one; tic-tac-toe: 9), computed from the "
-        "options alone (e.g. `size * size`) and true for every seat count; a game that "
+        "it (every choice of every seat counts one; 9 where each marks one of 9 squares), "
+        "computed from the options alone (e.g. `size * size`) and true for every seat count; "
+        "a game that "
         "goes past it stops with a rules error. Learning frameworks size their buffers "
         "from it (OpenSpiel's max_game_length)")
     budgets: Budgets = Field(default_factory=Budgets)
