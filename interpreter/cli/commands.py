@@ -57,6 +57,8 @@ COMMANDS: dict[str, LazyCommand] = {
     "serve": LazyCommand("interpreter.serve.command", "serve",
                          "Play in the browser: a local web server for games against "
                          "friends and computers."),
+    "studio": LazyCommand("interpreter.studio.command", "studio",
+                          "Edit, see, play, test and balance a ruleset in one browser page."),
     "docs": LazyCommand("interpreter.cli.docs_command", "docs",
                         "Write the rulebooks (Markdown, SVG diagrams, printable HTML) from "
                         "the rulesets."),
