@@ -174,7 +174,7 @@ export function mount(element, studio) {
     const base = report.base;
     results.classList.toggle("compared", Boolean(base));
     results.replaceChildren(reportBlock(report, base ? "This variant" : null),
-      base ? reportBlock(base, "The base game") : null);
+      ...(base ? [reportBlock(base, "The base game")] : []));
     const mine = report.charts || [];
     if (!base) {
       charts.replaceChildren(...mine.map((c) => chartFigure(c)));
@@ -186,6 +186,6 @@ export function mount(element, studio) {
     charts.replaceChildren(...mine.map((c) => el("div", { class: "chart-pair" },
       el("h4", { text: c.title }),
       chartFigure(c, "this variant"),
-      theirs.has(c.title) ? chartFigure(theirs.get(c.title), "the base game") : null)));
+      ...(theirs.has(c.title) ? [chartFigure(theirs.get(c.title), "the base game")] : []))));
   }
 }

@@ -180,6 +180,10 @@ export function mount(element, studio) {
 
   function renderSetup(game, table) {
     const key = JSON.stringify([game.name, game.players, game.options]);
+    // the seed the preview was drawn with (chosen by the server when none was given)
+    if (table && table.seed !== null && table.seed !== undefined && document.activeElement !== seed) {
+      seed.value = String(table.seed);
+    }
     if (key === state.gameKey) return;
     state.gameKey = key;
     const wanted = table ? table.players : game.players.default;
@@ -194,7 +198,6 @@ export function mount(element, studio) {
     options.replaceChildren(...game.options.map((option) =>
       el("label", { class: "option-choice", title: option.name },
         `${option.title || option.name} `, optionInput(option, chosen[option.name]))));
-    if (table && table.seed !== null && table.seed !== undefined) seed.value = String(table.seed);
     renderSeats();
   }
 
