@@ -197,6 +197,8 @@ def workspace_listing(ws: Workspace) -> dict[str, Any]:
 def create_app(ws: Workspace, token: str, port: int) -> Starlette:
     """The studio over `ws`, answering at 127.0.0.1:`port` or localhost:`port` to
     requests that carry `token`."""
+    from interpreter.studio import play
+    from interpreter.studio import workspace as workspace_module
     async def index(request: Request) -> Response:
         page = STATIC / "studio.html"
         if not page.is_file():
@@ -230,6 +232,16 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
         data = await body(request)
         return await threaded(check_request, ws, data)
 
+    async def new_game(request: Request) -> Response:
+        data = await body(request)
+        return await threaded(workspace_module.new_game, ws, data.get("template"),
+                              data.get("name"))
+
+    async def new_variant(request: Request) -> Response:
+        data = await body(request)
+        return await threaded(workspace_module.new_variant, ws, data.get("base"),
+                              data.get("name"))
+
     routes: list[BaseRoute] = [
         Route("/", index),
         Route("/api/workspace", workspace),
@@ -237,6 +249,9 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
         Route("/api/file", write_file, methods=["PUT"]),
         Route("/api/file/stat", stat_file),
         Route("/api/check", check_route, methods=["POST"]),
+        Route("/api/new", new_game, methods=["POST"]),
+        Route("/api/variant", new_variant, methods=["POST"]),
+        *play.routes(ws),
         *_optional_routes("interpreter.studio.panels", ws),
         *_optional_routes("interpreter.studio.language", ws),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

@@ -12,6 +12,7 @@ read the designer's other files. Writes are atomic (a temporary file, then
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import tempfile
@@ -253,3 +254,55 @@ class Workspace:
                 if len(out) >= MAX_FILES:
                     return out
         return out
+
+
+# -- new files ---------------------------------------------------------------------------------
+
+def _words(stem: str) -> str:
+    return " ".join(w.capitalize() for w in stem.split("-") if w) or stem
+
+
+def _create(ws: Workspace, name: Any, ruleset: str, tests: str) -> dict[str, str]:
+    """Write a new ruleset and its tests file (neither may exist yet)."""
+    path = ws.new_path(name)
+    tests_path = tests_file_for(path)
+    if tests_path.exists():
+        raise StudioError(f"{tests_path.name} already exists: choose another name", 409)
+    ws.write_path(path, ruleset)
+    ws.write_path(tests_path, tests)
+    return {"path": ws.shown(path), "tests_path": ws.shown(tests_path)}
+
+
+def new_game(ws: Workspace, template: Any, name: Any) -> dict[str, str]:
+    """POST /api/new: a new game `name` from a template, with its tests file."""
+    from interpreter.studio.templates import TEMPLATES
+
+    found = next((t for t in TEMPLATES if t.id == template), None)
+    if found is None:
+        raise StudioError(f"there is no template '{str(template)[:40]}' (templates: "
+                          f"{', '.join(t.id for t in TEMPLATES)})")
+    stem = ws.new_path(name).name.removesuffix(".yaml")
+    return _create(ws, name, found.ruleset_text(stem), found.tests_text(stem))
+
+
+def new_variant(ws: Workspace, base: Any, name: Any) -> dict[str, str]:
+    """POST /api/variant: a variant `name` of a bundled game, changing nothing yet
+    (`extends: BASE`), and an empty tests file."""
+    from interpreter.errors import did_you_mean
+    from interpreter.load.catalog import bundled_names
+
+    names = bundled_names()
+    if not isinstance(base, str) or base not in names:
+        hint = did_you_mean(str(base), names) if isinstance(base, str) else None
+        raise StudioError(f"'{str(base)[:40]}' is not a bundled game"
+                          + (f"; {hint}" if hint else ""))
+    stem = ws.new_path(name).name.removesuffix(".yaml")
+    if stem == base:
+        raise StudioError(f"a variant needs a name of its own, not '{base}'")
+    ruleset = (f"# A variant of {base}: write what it changes under `change:` (see "
+               f"`tabletop parts {base}`\n# for every part a variant can change).\n"
+               f"tabletop: 1\nextends: {base}\n\ngame:\n  name: {stem}\n"
+               f"  title: {json.dumps(_words(stem))}\n")
+    tests = (f"# Scenario tests for {stem}. Run them with `tabletop test {stem}.yaml`.\n"
+             f"ruleset: {stem}.yaml\n\ncases: []\n")
+    return _create(ws, name, ruleset, tests)
