@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -73,3 +75,43 @@ def test_every_bundled_package_has_its_licence_beside_the_bundle(bundle: str) ->
     for name, version in banner_packages(bundle).items():
         assert f"{name}@{version}" in licences, f"no licence text for {name}"
     assert "Permission is hereby granted" in licences
+
+
+NODE_SCRIPT = """
+const m = await import(process.argv[2]);
+const cm = await import(process.argv[3]);
+const doc = cm.EditorState.create({doc: "tabletop: 1x\\ngame:\\n  name: demo\\n"}).doc;
+const fix = {label: "change to '1'", line: 1, col: 11, end_line: 1, end_col: 13, insert: "1"};
+const diags = m.toDiagnostics(doc, [
+  {line: 1, col: 11, end_line: null, end_col: null, severity: "error", message: "m",
+   rendered: "f.yaml:1:11: error: m", fixes: [fix]},
+  {line: 3, col: 3, end_line: 3, end_col: 7, severity: "warning", message: "w", fixes: []}]);
+console.log(JSON.stringify({
+  diags: diags.map((d) => ({...d, actions: d.actions.map((a) => a.name)})),
+  clamp: m.offsetOf(doc, 99, 99), back: m.lineColOf(doc, 21),
+  tests: m.testsPathFor("games/x.yaml"),
+  kinds: [m.kindOf("a.tests.yaml"), m.kindOf("a.yml"), m.kindOf("notes.md")]}));
+"""
+
+
+def test_the_bundle_loads_and_editor_maps_the_servers_positions(tmp_path: Path) -> None:
+    """The bundle is a working ES module (Node imports it, and editor.js over it), and the
+    server's 1-based FILE:LINE:COL become the editor's offsets, with the fixes as actions."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = tmp_path / "check.mjs"
+    script.write_text(NODE_SCRIPT, encoding="utf-8")
+    done = subprocess.run(
+        [node, str(script), (STUDIO / "static" / "editor.js").as_uri(), BUNDLE.as_uri()],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    first, second = got["diags"]
+    assert (first["from"], first["to"], first["severity"]) == (10, 12, "error")
+    assert first["message"] == "f.yaml:1:11: error: m"  # the CLI's rendered text
+    assert first["actions"] == ["change to '1'"]
+    assert (second["from"], second["to"], second["severity"]) == (21, 25, "warning")
+    assert got["clamp"] == 32 and got["back"] == {"line": 3, "col": 3}
+    assert got["tests"] == "games/x.tests.yaml"
+    assert got["kinds"] == ["tests", "ruleset", "other"]

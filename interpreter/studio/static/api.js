@@ -27,7 +27,7 @@ export function makeApi(token) {
       data = null;
     }
     if (!response.ok) {
-      const error = new Error((data && data.error) || describeStatus(response.status));
+      const error = new Error((data && data.error) || describeStatus(response.status, url));
       error.status = response.status;
       error.data = data;
       throw error;
@@ -36,11 +36,13 @@ export function makeApi(token) {
   };
 }
 
-function describeStatus(status) {
+function describeStatus(status, url) {
   if (status === 401 || status === 403) {
     return "The studio refused this request: reopen the page from the address `tabletop studio` printed.";
   }
-  if (status === 404) return "Not found.";
+  if (status === 404) {
+    return `This studio cannot do that yet (it has no ${String(url).split("?")[0]}).`;
+  }
   if (status === 409) return "The file changed on disk.";
   return `The studio could not do that (status ${status}).`;
 }

@@ -4,7 +4,7 @@
 // A ruleset and its tests file are two tabs; saving guards against overwriting a file
 // changed on disk, and a clean buffer follows the disk by itself.
 import {
-  EditorState, Compartment, Transaction, Prec, EditorView, keymap, lineNumbers,
+  EditorState, Transaction, Prec, EditorView, keymap, lineNumbers,
   highlightActiveLine, highlightActiveLineGutter, drawSelection, dropCursor,
   rectangularSelection, crosshairCursor, highlightSpecialChars, hoverTooltip, defaultKeymap,
   history, historyKeymap, indentWithTab, syntaxHighlighting, defaultHighlightStyle,
@@ -29,6 +29,14 @@ export function kindOf(path) {
 /** The tests file beside a ruleset (as the CLI's catalog.tests_file_for names it). */
 export function testsPathFor(rulesetPath) {
   return rulesetPath.replace(/\.[^./]*$/, "") + TESTS_SUFFIX;
+}
+
+/** The text a tests file starts with before it is first saved. */
+function testsStarter(rulesetPath) {
+  const name = rulesetPath ? rulesetPath.split("/").pop() : "my-game.yaml";
+  return `# Scenario tests for ${name}: run them here (the Tests panel) or with\n` +
+    `# \`tabletop test ${name}\`. Play a position on the Table and save it as a case.\n` +
+    `ruleset: ${name}\n\ncases: []\n`;
 }
 
 /** A document offset from the server's 1-based line and column, kept inside the text. */
@@ -97,6 +105,9 @@ const theme = EditorView.theme({
   ".cm-activeLine": { backgroundColor: "#faf8f2" },
   ".cm-tooltip.cm-tooltip-hover": { maxWidth: "440px" },
   ".cm-diagnostic": { whiteSpace: "pre-wrap", fontFamily: "inherit" },
+  // the default keyword icon is an emoji, which many systems draw as an empty box
+  ".cm-completionIcon-keyword:after": { content: "'k'", fontWeight: "bold", color: "#2f6b5a" },
+  ".cm-completionIcon": { width: "1.1em", opacity: "0.75" },
 });
 
 /** One open file: its editor state (text, history, diagnostics) and what the disk holds. */
@@ -131,7 +142,6 @@ export class StudioEditor {
     this.pair = { rulesetPath: null, testsPath: null };
     this.version = 0;
     this.view = null;
-    this.readOnly = new Compartment();
     this.extensions = this.buildExtensions();
     this.polling = false;
     window.setInterval(() => this.poll(), POLL_MS);
@@ -155,7 +165,7 @@ export class StudioEditor {
       EditorView.updateListener.of((update) => {
         if (update.docChanged && this.active) this.changed(this.active);
       }),
-      this.readOnly.of(EditorState.readOnly.of(false)),
+      EditorView.lineWrapping,
       theme,
     ];
   }
@@ -175,15 +185,15 @@ export class StudioEditor {
     return doc ? this.stateOf(doc).doc.toString() : "";
   }
 
-  /** Reads `path` from the server into a Doc (a missing tests file opens empty). */
-  async load(path) {
+  /** Reads `path` from the server into a Doc (a missing tests file opens with a start). */
+  async load(path, rulesetPath) {
     const kind = kindOf(path);
     let reply;
     try {
       reply = await this.api("GET", `/api/file?path=${encodeURIComponent(path)}`);
     } catch (error) {
       if (kind === "tests" && error.status === 404) {
-        reply = { path, text: "", mtime: null, missing: true };
+        reply = { path, text: testsStarter(rulesetPath), mtime: null, missing: true };
       } else {
         throw error;
       }
@@ -197,16 +207,17 @@ export class StudioEditor {
   /** Opens `path` (its ruleset/tests pair becomes the two tabs) and moves to `at`. */
   async open(path, at, rulesetOfTests) {
     const kind = kindOf(path);
-    const doc = this.docs.get(path) || await this.load(path);
+    let pair = { rulesetPath: null, testsPath: null };
     if (kind === "tests") {
-      this.pair = { rulesetPath: rulesetOfTests ? rulesetOfTests(path) : null, testsPath: path };
+      pair = { rulesetPath: rulesetOfTests ? rulesetOfTests(path) : null, testsPath: path };
     } else if (kind === "ruleset") {
-      this.pair = { rulesetPath: path, testsPath: testsPathFor(path) };
-    } else {
-      this.pair = { rulesetPath: null, testsPath: null };
+      pair = { rulesetPath: path, testsPath: testsPathFor(path) };
     }
+    const doc = this.docs.get(path) || await this.load(path, pair.rulesetPath);
+    this.pair = pair;
     this.show(doc);
     if (at && at.line) this.goto(at.line, at.col || 1);
+    if (!doc.exists) this.hooks.status(`${path} is new: it is written when you save it.`);
     this.hooks.opened(this.info());
     if (!doc.check || this.isDirty(doc)) this.checkNow(doc);
     else this.hooks.problems(doc, doc.check);
@@ -432,6 +443,11 @@ export class StudioEditor {
     if (doc.diskChanged != null) doc.mtime = doc.diskChanged;
     doc.diskChanged = null;
     this.showBars();
+    this.focus();
+  }
+
+  focus() {
+    if (this.view) this.view.focus();
   }
 
   /** A file the server wrote (e.g. a case saved from the table): follow it if clean.

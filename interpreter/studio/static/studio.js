@@ -111,7 +111,9 @@ async function loadWorkspace() {
   }
   renderFiles();
   const roots = workspace.roots || [];
-  $("root-name").textContent = roots.length ? `Folder: ${roots[0]}` : "";
+  const root = roots.length ? String(roots[0]) : "";
+  $("root-name").textContent = root ? `Folder: ${root.split(/[\\/]/).filter(Boolean).pop() || root}` : "";
+  $("root-name").title = root;
   return workspace;
 }
 
@@ -366,10 +368,11 @@ const openVariant = setupDialog($("variant-dialog"), (form) => {
 
 function wire() {
   $("save").addEventListener("click", () => editor.save());
-  $("disk-reload").addEventListener("click", () => editor.reload());
+  $("disk-reload").addEventListener("click", () => editor.reload().then(() => editor.focus()));
   $("disk-keep").addEventListener("click", () => editor.keepMine());
-  $("conflict-reload").addEventListener("click", () => editor.reload());
-  $("conflict-overwrite").addEventListener("click", () => editor.save({ overwrite: true }));
+  $("conflict-reload").addEventListener("click", () => editor.reload().then(() => editor.focus()));
+  $("conflict-overwrite").addEventListener("click",
+    () => editor.save({ overwrite: true }).then(() => editor.focus()));
   $("new-game").addEventListener("click", () => openNewGame());
   $("new-variant").addEventListener("click", () => openVariant());
   for (const tab of document.querySelectorAll(".editor-tab")) {
@@ -383,7 +386,8 @@ function wire() {
     tab.addEventListener("click", () => showPanel(tab.dataset.panel));
   }
   window.addEventListener("keydown", (event) => {
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+    // the editor's own Mod-s handles (and prevents) it when the editor has the focus
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s" && !event.defaultPrevented) {
       event.preventDefault();
       editor.save();
     }
