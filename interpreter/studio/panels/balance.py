@@ -118,34 +118,42 @@ def plan_for(ws: Workspace, data: dict[str, Any]) -> tuple[Plan, list[str]]:
 
 
 def report_json(report: dict[str, Any], plan: Plan, compared: bool) -> dict[str, Any]:
-    """The panel's report from `analyze`'s: the headlines, each seat's win rate with its
-    95% Wilson interval per seat count, the draws, how games ended and their length,
-    and the charts `analyze --html` draws (variants side by side). Compared with its
-    base (variant A), the base's own rows go under `base`."""
+    """The panel's report from `analyze`'s: the headlines; `seats`, each seat's win rate
+    with its 95% Wilson interval (`count` wins of `total` finished games, `fair_share`
+    an even share), one row per seat and seat count; `groups`, each seat count's
+    games, draws, end reasons and lengths as analyze reports them; and the charts
+    `analyze --html` draws (compared with its base, the two side by side in each
+    chart). Compared with its base (variant A), the base's rows go under `base`."""
+    several = len(report["groups"]) > 1
+
     def side(key: str) -> dict[str, Any]:
         game = next(v.game for v in plan.variants if v.key == key)
-        rows = []
+        seats, groups = [], []
         for group in report["groups"]:
             for i in group["configurations"]:
                 run = report["configurations"][i]
                 if run["variant"] != key:
                     continue
-                rows.append({
+                finished = run["games"] - run["errors"]
+                for s, rate in run["wins_by_seat"].items():
+                    name = game.seat_name(int(s))
+                    seats.append({"seat": int(s), "players": run["players"],
+                                  "label": f"{group['label']}: {name}" if several else name,
+                                  **rate, "total": finished,
+                                  "fair_share": run["fair_share"]})
+                groups.append({
                     "label": group["label"], "players": run["players"],
                     "games": run["games"], "errors": run["errors"],
-                    "seats": [{"seat": int(s), "name": game.seat_name(int(s)), **rate}
-                              for s, rate in run["wins_by_seat"].items()],
-                    "fair_share": run["fair_share"], "draws": run["draws"],
+                    "error_examples": run["error_examples"], "draws": run["draws"],
                     "seat_balance_p": run["seat_balance_p"],
                     "end_reasons": run["end_reasons"], "turns": run["turns"],
-                    "decisions": run["decisions"],
-                    "error_examples": run["error_examples"]})
+                    "decisions": run["decisions"]})
         variant = next(v for v in report["variants"] if v["key"] == key)
         return {"key": key, "label": variant["label"], "title": variant["title"],
-                "seats": rows}
+                "seats": seats, "groups": groups}
 
     keys = [v["key"] for v in report["variants"]]
-    charts = [{"title": title, "svg": svg}
+    charts = [{"title": f"{title} ({group['label']})" if several else title, "svg": svg}
               for n, group in enumerate(report["groups"])
               for title, svg in group_charts(report, group, n)]
     out = {**side(keys[-1]), "headlines": headlines(report), "charts": charts,
