@@ -178,3 +178,18 @@ def test_the_text_becomes_the_draft_and_results_are_kept(client: TestClient, ws:
     assert second["table"] == first["table"]
     other_seed = check(client, "connect-four.yaml", text, seed=2)
     assert "kept" not in other_seed["timing_ms"]
+
+
+def test_a_tests_file_is_checked_against_the_rulesets_draft(client: TestClient,
+                                                            folder: Path) -> None:
+    rules = (folder / "connect-four.yaml").read_text()
+    renamed = rules.replace("four_in_a_row(s):", "four_in_line(s):", 1)
+    renamed = renamed.replace("four_in_a_row(", "four_in_line(")
+    assert check(client, "connect-four.yaml", renamed)["diagnostics"] == []
+    tests = (folder / "connect-four.tests.yaml").read_text()
+    out = check(client, "connect-four.tests.yaml", tests)
+    assert out["diagnostics"], "the tests name a definition the draft no longer has"
+    assert any("four_in_a_row" in d["message"] for d in out["diagnostics"])
+    assert (folder / "connect-four.yaml").read_text() == rules
+    check(client, "connect-four.yaml", rules)
+    assert check(client, "connect-four.tests.yaml", tests)["diagnostics"] == []

@@ -340,6 +340,25 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
     return out
 
 
+@contextmanager
+def _ruleset_draft(ws: Workspace, ruleset: Path) -> Iterator[None]:
+    """The ruleset's draft (when it loads) is what the scenario loader plays while the
+    tests file is checked, as the tests panel runs them."""
+    draft = ws.drafts.get(ruleset)
+    if draft is None:
+        yield
+        return
+    try:
+        loaded = load_ruleset_text(draft, str(ruleset))
+    except TabletopError:  # its own check shows why; the tests are checked on the disk's
+        yield
+        return
+    from interpreter.studio.panels import carrying
+
+    with carrying({str(ruleset): loaded}):
+        yield
+
+
 def check_tests(ws: Workspace, path: Path, text: str, ruleset: Path, players: int | None,
                 options: dict[str, Any], seed: int, files: list[str]) -> dict[str, Any]:
     """A tests file's problems as `tabletop test` finds them loading it; the table is
@@ -348,7 +367,7 @@ def check_tests(ws: Workspace, path: Path, text: str, ruleset: Path, players: in
     t0 = time.perf_counter()
     diagnostics: list[dict[str, Any]] = []
     try:
-        with drafts_read({path: text}):
+        with drafts_read({path: text}), _ruleset_draft(ws, ruleset):
             suite = runner.load_scenario_file(path)
         files.append(str(suite.path))
     except RulesetError as exc:
