@@ -23,7 +23,7 @@ export function mount(element, studio) {
   const stop = el("button", { id: "balance-stop", type: "button", text: "Stop", disabled: true });
   const form = el("div", { class: "balance-form" },
     el("label", {}, "Games ", games), el("label", {}, "Players ", players),
-    compareLabel, run, stop);
+    compareLabel, el("span", { class: "balance-buttons" }, run, stop));
   const progress = el("progress", { id: "balance-progress", max: 1, value: 0 });
   const count = el("span", { class: "balance-count", id: "balance-count" });
   const progressBox = el("div", { class: "balance-progress", hidden: true }, progress, count);

@@ -72,18 +72,6 @@ export const errorsOf = (check) =>
 const seatName = (seat) => `Player ${seat}`;
 const listOf = (seats) => seats.map(seatName).join(" and ");
 
-/** The computer players the server offers (GET /api/agents), "random" when it offers none. */
-async function loadAgents(studio) {
-  try {
-    const reply = await studio.api("GET", "/api/agents");
-    const list = Array.isArray(reply) ? reply : reply.agents || [];
-    const agents = list.map((a) => (typeof a === "string" ? { name: a, title: a } : a))
-      .filter((a) => a && a.name);
-    if (agents.length) return agents;
-  } catch (_) { /* the server offers no list: the random player is always there */ }
-  return [{ name: "random", title: "random" }];
-}
-
 export function mount(element, studio) {
   element.classList.add("panel-body", "table-panel");
   const state = {
@@ -91,13 +79,12 @@ export function mount(element, studio) {
     game: null,      // its game (players, options)
     gameKey: "",
     view: null,      // the play view when playing
-    agents: [{ name: "random", title: "random" }],
+    agents: [{ name: "random", title: "random" }],   // the computer players a seat may be given
     seats: {},       // seat number -> "you" or an agent's name
     busy: false,
   };
-  loadAgents(studio).then((agents) => { state.agents = agents; renderSeats(); });
 
-  const setup = el("div", { class: "table-setup" });
+  const setup = el("div", { class: "table-setup", hidden: true });
   const players = el("select", { id: "preview-players", title: "How many players" });
   const seed = el("input", { id: "preview-seed", type: "number", min: "0", step: "1",
     class: "seed", title: "The seed of the shuffles and dice" });
@@ -113,12 +100,10 @@ export function mount(element, studio) {
         onclick: () => { seed.value = String(Math.floor(Math.random() * 1e6)); preview(); } })),
     seats, play);
 
-  const stage = el("div", { class: "table-stage" });
-  const status = el("p", { class: "table-status", id: "table-status", "aria-live": "polite" });
-  const picture = el("div", { id: "table-svg", class: "table-svg" });
-  stage.append(status, picture);
+  const status = el("p", { class: "table-status", id: "table-status", "aria-live": "polite",
+    text: "Open a ruleset to see its table." });
+  const picture = el("div", { id: "table-svg", class: "table-svg", hidden: true });
 
-  const playBar = el("div", { class: "table-play", hidden: true });
   const undo = el("button", { id: "undo", type: "button", text: "Undo", title: "Take back your last decision" });
   const saveCase = el("button", { id: "save-case", type: "button", text: "Save as case…",
     title: "Turn this position into a scenario case in the tests file" });
@@ -133,10 +118,12 @@ export function mount(element, studio) {
   const note = el("p", { class: "table-note", id: "table-note", hidden: true });
   const choices = el("div", { id: "play-options", class: "play-options" });
   const log = el("ol", { id: "play-log", class: "play-log" });
-  playBar.append(el("div", { class: "table-play-buttons" }, undo, saveCase, back),
-    caseForm, note, choices,
-    el("details", { class: "play-log-box", open: true }, el("summary", { text: "Log" }), log));
-  element.append(setup, stage, playBar);
+  // playing: the buttons and the options above the table, the log below it
+  const playBar = el("div", { class: "table-play", hidden: true },
+    el("div", { class: "table-play-buttons" }, undo, saveCase, back), caseForm, note, choices);
+  const logBox = el("details", { class: "play-log-box", open: true, hidden: true },
+    el("summary", { text: "Log" }), log);
+  element.append(setup, status, playBar, picture, logBox);
 
   // -- set-up ------------------------------------------------------------------------
   function setupChoices() {
@@ -205,7 +192,6 @@ export function mount(element, studio) {
     const count = Number(players.value) || 0;
     seats.replaceChildren();
     if (!count) return;
-    seats.append(el("span", { class: "seats-label", text: "Seats:" }));
     for (let seat = 1; seat <= count; seat++) {
       const select = el("select", { "data-seat": String(seat), "aria-label": seatName(seat),
         onchange: (e) => { state.seats[seat] = e.target.value; } });
@@ -215,11 +201,12 @@ export function mount(element, studio) {
       }
       select.value = state.seats[seat] || "you";
       if (select.value === "") select.value = "you";
-      seats.append(el("label", { class: "seat-choice" }, `${seat} `, select));
+      seats.append(el("label", { class: "seat-choice" }, `${seatName(seat)} `, select));
     }
   }
 
   function showPicture(svgText) {
+    picture.hidden = false;
     const node = safeSvg(svgText);
     if (node) picture.replaceChildren(node);
     else if (svgText) picture.replaceChildren(el("p", { class: "muted", text: "The table could not be drawn." }));
@@ -245,6 +232,7 @@ export function mount(element, studio) {
     state.rulesetPath = (studio.current() || {}).rulesetPath || check.path;
     if (check.game) renderSetup(check.game, check.table);
     if (state.view) return;   // playing: the preview waits for "Back to set-up"
+    setup.hidden = false;
     showPicture(check.table.svg);
     const t = check.table;
     const who = t.deciding && t.deciding.length ? `${listOf(t.deciding)} to decide` : "";
@@ -258,14 +246,16 @@ export function mount(element, studio) {
     element.classList.add("playing");
     setup.hidden = true;
     playBar.hidden = false;
+    logBox.hidden = false;
     picture.classList.remove("stale");
     showPicture(view.svg);
     if (view.over) {
       status.textContent = view.winners && view.winners.length
         ? `The game is over: ${listOf(view.winners)} won.` : "The game is over: no winner.";
     } else {
-      const who = view.deciding && view.deciding.length ? `${listOf(view.deciding)}: ` : "";
-      status.textContent = `${who}${view.prompt || "choose"}`;
+      const who = view.deciding && view.deciding.length ? listOf(view.deciding) : "";
+      const prompt = view.prompt || "choose";
+      status.textContent = !who || prompt.includes(who) ? prompt : `${who}: ${prompt}`;
     }
     choices.replaceChildren(...(view.over ? [] : view.options.map((option) =>
       el("button", { type: "button", class: "option", "data-index": String(option.index),
@@ -329,6 +319,7 @@ export function mount(element, studio) {
     element.classList.remove("playing");
     setup.hidden = false;
     playBar.hidden = true;
+    logBox.hidden = true;
     caseForm.hidden = true;
     note.hidden = true;
     if (state.check) onChecked(state.check);

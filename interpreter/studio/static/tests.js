@@ -81,7 +81,7 @@ export function mount(element, studio) {
     } else {
       counts.textContent = reply.failed
         ? `${reply.failed} of ${total} failing, ${reply.passed} passing`
-        : `All ${total} passing`;
+        : total === 1 ? "The case passes" : `All ${total} cases pass`;
       counts.className = `tests-counts ${reply.failed ? "bad" : "good"}`;
     }
     const diagnostics = reply.error ? reply.error.diagnostics || [] : [];
