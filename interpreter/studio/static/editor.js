@@ -144,6 +144,7 @@ export class StudioEditor {
     this.view = null;
     this.extensions = this.buildExtensions();
     this.polling = false;
+    this.checkFailed = false;
     window.setInterval(() => this.poll(), POLL_MS);
   }
 
@@ -219,8 +220,7 @@ export class StudioEditor {
     if (at && at.line) this.goto(at.line, at.col || 1);
     if (!doc.exists) this.hooks.status(`${path} is new: it is written when you save it.`);
     this.hooks.opened(this.info());
-    if (!doc.check || this.isDirty(doc)) this.checkNow(doc);
-    else this.hooks.problems(doc, doc.check);
+    this.checkNow(doc);  // the panels follow the file now shown
     this.poll();
     return this.info();
   }
@@ -288,16 +288,26 @@ export class StudioEditor {
     try {
       reply = await this.api("POST", "/api/check", body);
     } catch (error) {
-      if (doc.sent === version) this.hooks.status(error.message, true);
+      if (doc.sent === version) {
+        this.checkFailed = true;
+        this.hooks.status(error.message, true);
+      }
       return null;
     }
     if (reply.version !== doc.sent) return null;  // an edit came after: its check will answer
     doc.check = reply;
+    if (this.checkFailed) {
+      this.checkFailed = false;
+      this.hooks.status("");
+    }
     const effect = (state) => setDiagnostics(state, toDiagnostics(state.doc, reply.diagnostics));
-    if (doc === this.active && this.view) this.view.dispatch(effect(this.view.state));
-    else doc.state = doc.state.update(effect(doc.state)).state;
+    if (doc !== this.active || !this.view) {
+      doc.state = doc.state.update(effect(doc.state)).state;
+      return reply;  // a file no longer shown: the page and panels follow the shown one
+    }
+    this.view.dispatch(effect(this.view.state));
     document.body.dataset.checked = String(reply.version);
-    if (doc === this.active) this.hooks.problems(doc, reply);
+    this.hooks.problems(doc, reply);
     this.hooks.checked(reply);
     return reply;
   }
