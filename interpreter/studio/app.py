@@ -168,17 +168,6 @@ async def threaded(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> JSON:
     return JSON(await run_in_threadpool(fn, *args, **kwargs))
 
 
-def _optional_routes(module: str, ws: Workspace) -> list[BaseRoute]:
-    """Another part's routes, if that part is installed yet."""
-    import importlib
-
-    try:
-        return list(importlib.import_module(module).routes(ws))
-    except ImportError as exc:  # that part is still being written
-        log.warning("the studio runs without %s: %s", module, exc)
-        return []
-
-
 def workspace_listing(ws: Workspace) -> dict[str, Any]:
     """The workspace's files, the bundled games a variant may start from and the
     new-game templates."""
@@ -199,7 +188,7 @@ def workspace_listing(ws: Workspace) -> dict[str, Any]:
 def create_app(ws: Workspace, token: str, port: int) -> Starlette:
     """The studio over `ws`, answering at 127.0.0.1:`port` or localhost:`port` to
     requests that carry `token`."""
-    from interpreter.studio import play
+    from interpreter.studio import language, panels, play
     from interpreter.studio import workspace as workspace_module
     async def index(request: Request) -> Response:
         page = STATIC / "studio.html"
@@ -254,8 +243,8 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
         Route("/api/new", new_game, methods=["POST"]),
         Route("/api/variant", new_variant, methods=["POST"]),
         *play.routes(ws),
-        *_optional_routes("interpreter.studio.panels", ws),
-        *_optional_routes("interpreter.studio.language", ws),
+        *panels.routes(ws),
+        *language.routes(ws),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
 
