@@ -258,7 +258,7 @@ def test_the_rulebook_of_a_game(client: TestClient, ws: Workspace) -> None:
     page = reply.text
     assert "<script" not in page.lower()
     assert "Playing a turn" in page            # the players' layer
-    assert "The exact rules" in page           # and the exact rules
+    assert "The exact rules" in page and "A turn, exactly" in page  # and the exact rules
     assert "X fills the first row" in page     # the example of the tests file
     csp = reply.headers["content-security-policy"]
     assert "script-src 'none'" in csp and "frame-ancestors 'self'" in csp

@@ -214,6 +214,8 @@ class Balance:
             job.played = report["games"]
             job.report = report_json(report, plan, compared)
             job.status = "stopped" if report["interrupted"] else "done"
+        except StudioError as exc:  # the draft stopped loading since the run was asked for
+            job.status, job.error = "failed", exc.message
         except TabletopError as exc:
             job.status, job.error = "failed", str(exc)
         except Exception as exc:  # a bug must end the job, not hang the panel
