@@ -84,10 +84,13 @@ def reached(p: Any) -> tuple[State | None, list[str], str | None]:
 def _case_json(suite: ScenarioSuite, index: int, p: Any) -> dict[str, Any]:
     result = run_case(suite.path, p)
     game = p.game
-    state, _, _ = reached(p)
     deciding: list[int] = []
     legal: list[str] = []
     svg = None
+    try:
+        state, _, _ = reached(p)
+    except Exception:  # an engine bug: run_case's report already shows it; go on
+        state = None
     if state is not None:
         try:
             deciding = list(game.deciding_seats(state))
@@ -98,8 +101,8 @@ def _case_json(suite: ScenarioSuite, index: int, p: Any) -> dict[str, Any]:
             if not result.passed:
                 seen = view(game, state, SPECTATOR)
                 svg = table_pictures(game, seen, None, game.title)[0]
-        except TabletopError:
-            pass  # the report already says what went wrong with the rules
+        except Exception:  # the report already says what went wrong with the rules
+            deciding, legal, svg = [], [], None
     return {"index": index, "name": p.case.name,
             "line": p.location.line if p.location else None,
             "passed": result.passed, "report": result.message, "legal": legal,
