@@ -211,3 +211,30 @@ def test_a_new_game_from_a_template_and_a_variant(client: TestClient, folder: Pa
     post(client, f"/api/play/{view['session']}/save-case", {"name": "first disc"})
     results = run_scenario_files([folder / "my-four.tests.yaml"])
     assert [r.passed for r in results] == [True]
+
+
+def test_a_position_the_moves_do_not_reach_is_not_saved(client: TestClient, ws: Workspace,
+                                                         folder: Path) -> None:
+    game = compile_game(ws.loaded("connect-four.yaml"), {})
+    state = game.new_state(2, 0)
+    for move in ("d1", "d2"):
+        game.apply_in_place(state, game.deciding_seats(state)[0], move)
+    view = play.open_session(ws, "connect-four.yaml", game, state, players=2, options={},
+                             seed=None, moves=["d1"])  # d2 left out: not the same position
+    tests = folder / "connect-four.tests.yaml"
+    before = tests.read_text()
+    refused = post(client, f"/api/play/{view['session']}/save-case", {"name": "wrong"}, 409)
+    assert "cannot be saved" in refused["error"]
+    assert tests.read_text() == before
+
+
+def test_a_case_is_saved_beside_a_broken_older_case(client: TestClient, folder: Path) -> None:
+    tests = folder / "connect-four.tests.yaml"
+    tests.write_text(tests.read_text().replace("legal: [a1, b1, c1, d1, e1, f1, g1]",
+                                               "legal: [a1, b1, c1, d1, e1, f1, zz]", 1))
+    view = post(client, "/api/play", {"path": "connect-four.yaml"})
+    view = choose(client, view, "g1")
+    post(client, f"/api/play/{view['session']}/save-case", {"name": "g first"})
+    results = {r.name: r.passed for r in run_scenario_files([tests])}
+    assert results["g first"] is True
+    assert list(results.values()).count(False) == 1

@@ -341,7 +341,7 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
 
 
 @contextmanager
-def _ruleset_draft(ws: Workspace, ruleset: Path) -> Iterator[None]:
+def ruleset_draft(ws: Workspace, ruleset: Path) -> Iterator[None]:
     """The ruleset's draft (when it loads) is what the scenario loader plays while the
     tests file is checked, as the tests panel runs them."""
     draft = ws.drafts.get(ruleset)
@@ -367,7 +367,7 @@ def check_tests(ws: Workspace, path: Path, text: str, ruleset: Path, players: in
     t0 = time.perf_counter()
     diagnostics: list[dict[str, Any]] = []
     try:
-        with drafts_read({path: text}), _ruleset_draft(ws, ruleset):
+        with drafts_read({path: text}), ruleset_draft(ws, ruleset):
             suite = runner.load_scenario_file(path)
         files.append(str(suite.path))
     except RulesetError as exc:

@@ -30,7 +30,7 @@ from interpreter.assemble.game import compile_game_once
 from interpreter.compile.draws import ruleset_draws
 from interpreter.compile.functions import FUNCTIONS
 from interpreter.docs.diagrams import table_pictures
-from interpreter.errors import IllegalMove, TabletopError
+from interpreter.errors import IllegalMove, RulesetError, TabletopError
 from interpreter.load.catalog import TESTS_SUFFIX
 from interpreter.load.yaml_source import parse_yaml
 from interpreter.play.game import Game
@@ -317,6 +317,35 @@ def _case_names(text: str, path: Path) -> list[str]:
     return [str(c.get("name")) for c in cases or [] if isinstance(c, dict)]
 
 
+def _check_case(ws: Workspace, session: Session, tests: Path, text: str, name: str,
+                line: int) -> None:
+    """Refuse (409) a case that `tabletop test` would not pass: run it as the runner
+    does, on the new text (a file whose older part has problems is still written: the
+    new case adds none)."""
+    from interpreter.scenarios import runner
+    from interpreter.studio.check import drafts_read, ruleset_draft
+
+    ruleset = ws.resolve(session.ruleset)
+    with drafts_read({tests: text}), ruleset_draft(ws, ruleset):
+        try:
+            suite = runner.load_scenario_file(tests)
+        except RulesetError as exc:
+            ours = [d for d in exc.diagnostics if d.location is None or (
+                Path(d.location.path) == tests and d.location.line >= line)]
+            if ours:
+                raise StudioError("the case cannot be saved: " + ours[0].render(),
+                                  409) from None
+            return
+        prepared = next((c for c in suite.cases if c.case.name == name), None)
+        if prepared is None:
+            return
+        result = runner.run_case(tests, prepared)
+    if not result.passed:
+        raise StudioError("this position cannot be saved as a case that passes "
+                          f"(the moves from the set-up do not reach it): {result.message}",
+                          409)
+
+
 def save_case(ws: Workspace, session_id: str, data: dict[str, Any]) -> dict[str, Any]:
     """POST /api/play/{session}/save-case: append the position as a case to the tests
     file beside the ruleset (created when missing); the file's own text and comments
@@ -352,9 +381,10 @@ def save_case(ws: Workspace, session_id: str, data: dict[str, Any]) -> dict[str,
             raise StudioError(f"the case cannot be added at the end of {shown} (its "
                               "'cases' are not its last part): add it by hand:\n"
                               + case_text(session, name, "  "), 409)
+        line = head.count("\n") + 1
+        _check_case(ws, session, tests, text, name, line)
         ws.write_path(tests, text)
         ws.drafts.pop(tests, None)
-    line = head.count("\n") + 1
     return {"tests_path": shown, "name": name, "line": line, "text": text}
 
 
