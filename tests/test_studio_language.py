@@ -83,6 +83,13 @@ def test_a_nested_key_under_a_zone_leaves_out_the_keys_it_has() -> None:
     assert "rows × cols" in option(reply, "kind")["info"]
 
 
+def test_keys_and_values_inside_a_flow_mapping() -> None:
+    reply = complete("zones:\n  - {id: board, ki", "g.yaml", 2, 20)
+    assert labels(reply) == ["kind"] and reply["from"] == {"line": 2, "col": 17}
+    assert labels(complete("zones:\n  - {id: board, kind: p", "g.yaml", 2, 26)) == ["pile"]
+    assert labels(complete("game: {na", "g.yaml", 1, 10)) == ["name"]
+
+
 def test_an_enum_value_after_its_key() -> None:
     text = "zones:\n  - id: board\n    kind: "
     reply = complete(text, "g.yaml", 3, 11)
@@ -197,7 +204,15 @@ def test_the_bases_addresses_under_change_replace_remove_and_insert(
     assert "cap_move" in labels(inserted)
     fields = complete(text.replace("options.po", "options.power_play:\n    "), "v.yaml", 7, 5,
                       caldera_base)
-    assert option(fields, "default")["detail"] == "now: true"
+    assert option(fields, "default")["detail"].startswith("now: true")
+    assert "choices" in labels(fields)  # a field the base's option leaves out, from the schema
+    step = complete("extends: caldera\nchange:\n  turn.1:\n    ", "v.yaml", 4, 5,
+                    caldera_base)
+    assert option(step, "if")["detail"].startswith("now: pieces_left == 0 · expression")
+    assert "else" in labels(step) and "move" not in labels(step)
+    whole = complete("extends: caldera\nreplace:\n  zones.board:\n    kind: ", "v.yaml", 4,
+                     11, caldera_base)
+    assert labels(whole) == ["grid", "hex", "pile", "slots"]
 
 
 # -- hover --------------------------------------------------------------------------------

@@ -219,6 +219,30 @@ def complete(text: str, path: str, line: Any, col: Any, known: Known | None = No
     return {"from": {"line": n + 1, "col": start + 1}, "options": _finish(options, word)}
 
 
+def _locate(index: SchemaIndex, root: dict[str, Any], path: list[Any], known: Known | None
+            ) -> dict[str, Any] | None:
+    """The schema at `path`; under a variant's `change: {ADDRESS: ...}` or `replace:`, the
+    schema of the base's part at ADDRESS (written as in a ruleset)."""
+    if len(path) >= 2 and path[0] in ("change", "replace") and isinstance(path[1], str) \
+            and known is not None and known.addresses is not None:
+        part = known.addresses.find(path[1])
+        start = _part_schema(index, part.path) if part is not None else None
+        return index.at(path[2:], start) if start is not None else None
+    return index.at(path, root)
+
+
+def _part_schema(index: SchemaIndex, full_path: str) -> dict[str, Any] | None:
+    """A part's schema from its full path (`turn.3.repeat.1.options.cap_move`): a number,
+    or an id inside a list, steps into the list's item."""
+    node: Any = {"$ref": "#/$defs/Ruleset"}
+    for segment in full_path.split("."):
+        keyed = index.child(node, segment)
+        node = keyed if keyed is not None else index.child(node, ITEM)
+        if node is None:
+            return None
+    return node
+
+
 def _wants_address(ctx: Context) -> bool:
     """Whether a base's part address goes here (a variant's change, replace, remove and
     insert name parts by address)."""
@@ -243,18 +267,23 @@ def _key_options(index: SchemaIndex, root: dict[str, Any], ctx: Context,
                  known: Known | None) -> tuple[list[dict[str, Any]], bool]:
     """The keys a mapping may have here (or an effect's keyword), and whether the place
     takes a value instead (a list of expressions, `- ` then the expression)."""
+    node = _locate(index, root, ctx.path, known)
+    chosen = ctx.siblings
+    now: dict[str, dict[str, Any]] = {}
     if len(ctx.path) == 2 and ctx.path[0] == "change" and known and known.addresses:
-        return _part_fields(known, str(ctx.path[1])), False
-    node = index.at(ctx.path, root)
+        now = _part_fields(known, str(ctx.path[1]))  # the part's fields, valued as in the base
+        if node is None:
+            return list(now.values()), False
+        chosen = [*chosen, *(k for k in now if k in index.summaries)]  # the base step's effect
     if node is None:
         return [], False
     effects = index.effect_models(node)
     if effects:
-        keyword = next((k for k in ctx.siblings if k in index.summaries), None)
+        keyword = next((k for k in chosen if k in index.summaries), None)
         if keyword is None:
             return [_option(k, "keyword", "effect", s, f"{k}: ", rank=1)
                     for k, s in index.summaries.items()], False
-        model = next((m for m in effects if index.effects.get(m.get("title", "")) == keyword),
+        model = next((m for m in effects if m.get("x-effect") == keyword),
                      None)
         node = model or node
     props = index.properties(node)
@@ -268,20 +297,23 @@ def _key_options(index: SchemaIndex, root: dict[str, Any], ctx: Context,
         if key in ctx.siblings:
             continue
         kind, info = index.describe(sub)
-        out.append(_option(key, "property", kind + (" (required)" if key in required else ""),
-                           info, f"{key}: ", rank=0 if key in required else 2))
+        detail = kind + (" (required)" if key in required and not now else "")
+        if key in now:
+            detail = f"{now[key]['detail']} · {detail}"
+        out.append(_option(key, "property", detail, info, f"{key}: ",
+                           rank=0 if key in required or key in now else 2))
     return out, False
 
 
-def _part_fields(known: Known, address: str) -> list[dict[str, Any]]:
-    """The fields a `change:` of a base's part may give: the part's own keys."""
+def _part_fields(known: Known, address: str) -> dict[str, dict[str, Any]]:
+    """The fields the base's part has, each with its value there."""
     assert known.addresses is not None
     part = known.addresses.find(address)
     node = part.node if part is not None else None
     if not isinstance(node, dict):
-        return []
-    return [_option(str(k), "property", f"now: {_short_value(_yaml_word(v))}", "", f"{k}: ")
-            for k, v in node.items()]
+        return {}
+    return {str(k): _option(str(k), "property", f"now: {_short_value(_yaml_word(v))}", "",
+                            f"{k}: ") for k, v in node.items()}
 
 
 def _short_value(value: Any) -> str:
@@ -293,7 +325,7 @@ def _value_options(index: SchemaIndex, root: dict[str, Any], ctx: Context, text:
                    known: Known | None) -> list[dict[str, Any]]:
     if ctx.path in (["extends"], ["ruleset"]):
         return _game_options()
-    node = index.at(ctx.path, root)
+    node = _locate(index, root, ctx.path, known)
     if node is None:
         return []
     out = [_option(_yaml_word(v), "enum", "value", "", rank=i / 1000)  # in the schema's order
@@ -417,7 +449,7 @@ def hover(text: str, path: str, line: Any, col: Any, known: Known | None = None
     if ident is None:
         return {}
     word = raw[ident[0]:ident[1]]
-    node = index.at(ctx.path, root)
+    node = _locate(index, root, ctx.path, known)
     if node is None:
         return {}
     if index.is_name(node):
@@ -438,7 +470,9 @@ def hover(text: str, path: str, line: Any, col: Any, known: Known | None = None
         field = next((p for p in reversed(ctx.path) if isinstance(p, str)), "")
         return _span((f"{word} — a value of {field}", f"{field}: {kind}\n{info}".strip()),
                      n, ident[0], ident[1])
-    return {}
+    # an id where it is declared (`- id: board`), or a name in a plain text field
+    return _span(_hover_name(word, _names(text, known), attribute=False), n, ident[0],
+                 ident[1])
 
 
 def _span(said: tuple[str, str] | None, n: int, start: int, end: int) -> dict[str, Any]:
@@ -453,7 +487,13 @@ def _hover_key(index: SchemaIndex, root: dict[str, Any], text: str, n: int, col:
     ctx = context(text, n, col)
     if ctx.path in (["change"], ["replace"]):
         return _hover_address(key, known)
-    node = index.at(ctx.path, root)
+    if ctx.path == ["define"]:  # a definition's own key: what it is, in the rulebook's words
+        name = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", key)
+        said = _hover_name(name.group(1), _names(text, known), attribute=False) if name \
+            else None
+        if said is not None:
+            return said
+    node = _locate(index, root, ctx.path, known)
     if node is None:
         return None
     effects = index.effect_models(node)
@@ -461,7 +501,7 @@ def _hover_key(index: SchemaIndex, root: dict[str, Any], text: str, n: int, col:
         keyword = next((k for k in [*ctx.siblings, key] if k in index.summaries), None)
         if keyword == key:
             return _hover_effect(index, key)
-        model = next((m for m in effects if index.effects.get(m.get("title", "")) == keyword),
+        model = next((m for m in effects if m.get("x-effect") == keyword),
                      None)
         node = model or node
     sub = index.child(node, key)
@@ -683,6 +723,8 @@ def routes(ws: Workspace) -> list[BaseRoute]:
     from interpreter.studio.app import body, threaded
 
     cache = KnownCache(ws)
+    # the schema indexes are built while the page loads, not on the first keystroke
+    threading.Thread(target=warm, daemon=True).start()
 
     def answer(fn: Any, name: str, text: str, line: int, col: int) -> dict[str, Any]:
         known = cache.get(name, text)

@@ -33,7 +33,8 @@ class SchemaIndex:
     root: dict[str, Any]
     defs: dict[str, Any]
     effects: dict[str, str] = field(default_factory=dict)
-    """An effect's model name → its keyword (``Move`` → ``move``)."""
+    """An effect's model name → its keyword (``Move`` → ``move``); the model's schema is
+    marked with it too (`x-effect`: a field's title may be ``Move`` as well)."""
     summaries: dict[str, str] = field(default_factory=dict)
     """An effect keyword → its one-line summary."""
 
@@ -94,7 +95,7 @@ class SchemaIndex:
 
     def effect_models(self, node: Any) -> list[dict[str, Any]]:
         """The effect models among the alternatives (an item of a list of effects)."""
-        return [alt for alt in self.alternatives(node) if alt.get("title") in self.effects]
+        return [alt for alt in self.alternatives(node) if alt.get("x-effect")]
 
     def is_expression(self, node: Any) -> bool:
         for alt in self.alternatives(node):
@@ -138,7 +139,7 @@ class SchemaIndex:
 def _type_word(alt: dict[str, Any], index: SchemaIndex) -> str:
     if alt.get("x-template"):
         return "text template"
-    if alt.get("title") in index.effects:
+    if alt.get("x-effect"):
         return "effect"
     kind = alt.get("type")
     if isinstance(kind, list | tuple) and set(kind) >= EXPRESSION_TYPES:
@@ -147,7 +148,7 @@ def _type_word(alt: dict[str, Any], index: SchemaIndex) -> str:
         return " | ".join(map(str, alt["enum"][:6]))
     if kind == "array":
         items = index.alternatives(alt.get("items") or {})
-        if items and all(i.get("title") in index.effects for i in items):
+        if items and all(i.get("x-effect") for i in items):
             return "list of effects"
         inner = _type_word(items[0], index) if len(items) == 1 else ""
         return f"list of {inner}" if inner else "list"
@@ -223,6 +224,8 @@ def ruleset_index() -> SchemaIndex:
     for keyword, cls in PRIMITIVES.items():
         index.effects[cls.__name__] = keyword
         index.summaries[keyword] = cls.summary
+        if cls.__name__ in defs:
+            defs[cls.__name__]["x-effect"] = keyword
     return index
 
 

@@ -40,6 +40,8 @@ class Entry:
 
 def strip_comment(text: str) -> str:
     """A line without its `# comment` (a # inside quotes, or glued to a word, stays)."""
+    if "#" not in text:
+        return text.rstrip()
     quote = None
     for i, ch in enumerate(text):
         if quote:
@@ -278,6 +280,8 @@ def context(text: str, line: int, col: int) -> Context:
     parent = dashes[-1] if dashes else stack[-1]
     path = path_of([*stack, *dashes])
     word = prefix[start:]
+    if word.startswith(("[", "{")):  # a flow item (`- {id: board, kind: `), read inside
+        return _value(path, word, col, line)
     siblings = _siblings(out, parent, start, line) if not dashes else []
     if dashes:
         siblings = _siblings(out, Entry(start, line), start, line)
