@@ -61,6 +61,9 @@ def _read_yaml(path: str | Path) -> tuple[Any, Any]:
     return read_yaml(path)
 
 
+# The scenario loader reads a tests file with `read_yaml(path)`; reading a draft instead
+# (in the threads that ask, see `drafts_read`) keeps `tabletop test`'s own loader as the
+# one that checks the editor's text, rather than a copy of it here.
 runner.read_yaml = _read_yaml  # type: ignore[attr-defined]
 
 
@@ -69,17 +72,11 @@ def drafts_read(texts: dict[Path, str]) -> Iterator[None]:
     """While inside, the scenario loader reads these texts (in this thread only) in place
     of the files at those paths."""
     before = getattr(_texts, "texts", None)
-    _texts.texts = {str(p): t for p, t in texts.items()}
+    _texts.texts = {**(before or {}), **{str(p): t for p, t in texts.items()}}
     try:
         yield
     finally:
         _texts.texts = before
-
-
-def load_tests(ws: Workspace, path: Path) -> runner.ScenarioSuite:
-    """A tests file as `tabletop test` loads it, from its draft if the editor has one."""
-    with drafts_read({p: t for p, t in ws.drafts.items() if p == path}):
-        return runner.load_scenario_file(path)
 
 
 # -- diagnostics -------------------------------------------------------------------------------
@@ -142,7 +139,7 @@ class _SetupDiagnostic(Diagnostic):
         return self.text
 
 
-def _rule_error(exc: RuleError, path: Path) -> Diagnostic:
+def _rule_error(exc: RuleError) -> Diagnostic:
     """A rule that went wrong in the set-up, as a diagnostic at the place it names."""
     line = exc.trace[0][2] if exc.trace else None
     d = _SetupDiagnostic(exc.message, exc.location, None, None, line)
@@ -150,7 +147,7 @@ def _rule_error(exc: RuleError, path: Path) -> Diagnostic:
     return d
 
 
-def _plain_error(exc: TabletopError, path: Path) -> Diagnostic:
+def _plain_error(exc: TabletopError) -> Diagnostic:
     text = str(exc) or type(exc).__name__
     return Diagnostic(text.splitlines()[0], None, None,
                       "\n".join(text.splitlines()[1:]) or None)
@@ -288,7 +285,7 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
     except RulesetError as exc:
         return fail(exc.diagnostics)
     except TabletopError as exc:
-        return fail([_plain_error(exc, path)])
+        return fail([_plain_error(exc)])
     finally:
         timing["load"] = _ms(t0)
     files.extend(loaded.source.others)
@@ -303,28 +300,28 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
         return fail(exc.diagnostics)
     except TabletopError as exc:
         if not options:
-            return fail([_plain_error(exc, path)])
-        warnings.append(_plain_error(exc, path))  # a preview option this game lacks
+            return fail([_plain_error(exc)])
+        warnings.append(_plain_error(exc))  # a preview option this game lacks
         try:
             game = compile_game(loaded, {}, generate=generate)
         except TabletopError as again:
             return fail([again.diagnostics[0] if isinstance(again, RulesetError)
-                         else _plain_error(again, path)])
+                         else _plain_error(again)])
     finally:
         timing["compile"] = _ms(t1)
     out["game"] = game_json(loaded, game)
     try:
         chosen = game.check_players(players)
     except TabletopError as exc:
-        warnings.append(_plain_error(exc, path))
+        warnings.append(_plain_error(exc))
         chosen = game.check_players(None)
     t2 = time.perf_counter()
     try:
         state = game.new_state(chosen, seed)
     except RuleError as exc:
-        return fail([_rule_error(exc, path), *warnings])
+        return fail([_rule_error(exc), *warnings])
     except TabletopError as exc:
-        return fail([_plain_error(exc, path), *warnings])
+        return fail([_plain_error(exc), *warnings])
     finally:
         timing["setup"] = _ms(t2)
         if not generate and timing["setup"] > SLOW_SETUP_MS:
@@ -333,7 +330,7 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
     try:
         out["table"] = {**table_json(game, state, seed), "players": chosen}
     except RuleError as exc:
-        return fail([_rule_error(exc, path), *warnings])
+        return fail([_rule_error(exc), *warnings])
     finally:
         timing["draw"] = _ms(t3)
     out["diagnostics"] = [diagnostic_json(d, ws, path, lines, "warning") for d in warnings]
@@ -373,7 +370,7 @@ def check_tests(ws: Workspace, path: Path, text: str, ruleset: Path, players: in
     except RulesetError as exc:
         diagnostics = [diagnostic_json(d, ws, path, lines) for d in exc.diagnostics]
     except TabletopError as exc:
-        diagnostics = [diagnostic_json(_plain_error(exc, path), ws, path, lines)]
+        diagnostics = [diagnostic_json(_plain_error(exc), ws, path, lines)]
     load_ms = _ms(t0)
     out: dict[str, Any] = {"diagnostics": diagnostics, "game": None, "table": None}
     if not diagnostics and ruleset.is_file():
