@@ -125,67 +125,69 @@ export function mount(element, studio) {
     if (reply.report) showReport(reply.report);
   }
 
-  function seatRows(report) {
-    const seats = report.seats || [];
-    return seats.map((s) => {
-      const rate = typeof s.rate === "number" ? s.rate : null;
-      const label = s.label || s.title || (s.seat !== undefined ? `Player ${s.seat}` : "");
-      if (rate === null) {
-        return el("tr", {}, el("th", { text: label }),
-          el("td", { colspan: "2", text: Object.entries(s).map(([k, v]) => `${k}: ${v}`).join(", ") }));
-      }
-      const low = typeof s.low === "number" ? s.low : rate;
-      const high = typeof s.high === "number" ? s.high : rate;
-      const bar = el("div", { class: "rate-bar", title: `95% interval ${percent(low)}–${percent(high)}` },
-        el("span", { class: "rate-interval", style: `left:${100 * low}%;width:${100 * (high - low)}%` }),
-        el("span", { class: "rate-point", style: `left:${100 * rate}%` }));
-      if (typeof s.fair === "number" || typeof s.fair_share === "number") {
-        const fair = typeof s.fair === "number" ? s.fair : s.fair_share;
-        bar.append(el("span", { class: "rate-fair", style: `left:${100 * fair}%`, title: "an even share" }));
-      }
-      const counted = typeof s.count === "number" && typeof s.total === "number"
-        ? ` — ${s.count} of ${s.total}` : "";
-      return el("tr", {}, el("th", { text: label }), el("td", { class: "rate-cell" }, bar),
-        el("td", { class: "rate-text", text: `${percent(rate)} (${percent(low)}–${percent(high)})${counted}` }));
-    });
-  }
-
-  function reportBlock(report, title) {
-    const block = el("section", { class: "balance-report" });
-    if (title) block.append(el("h3", { text: title }));
-    const heads = report.headlines || [];
-    if (heads.length) block.append(el("ul", { class: "balance-headlines" }, ...heads.map((h) => el("li", { text: h }))));
-    const rows = seatRows(report);
-    if (rows.length) {
-      block.append(el("table", { class: "balance-seats" },
-        el("caption", { text: "Win rate per seat (95% interval)" }), el("tbody", {}, ...rows)));
+  /** A rate's bar (its 95% interval shaded, the rate marked, an even share dashed) and text. */
+  function rateCells(r, side) {
+    const low = typeof r.low === "number" ? r.low : r.rate;
+    const high = typeof r.high === "number" ? r.high : r.rate;
+    const bar = el("div", { class: `rate-bar ${side}`, title: `95% interval ${percent(low)}–${percent(high)}` },
+      el("span", { class: "rate-interval", style: `left:${100 * low}%;width:${100 * (high - low)}%` }),
+      el("span", { class: "rate-point", style: `left:${100 * r.rate}%` }));
+    if (typeof r.fair_share === "number") {
+      bar.append(el("span", { class: "rate-fair", style: `left:${100 * r.fair_share}%`, title: "an even share" }));
     }
-    return block;
+    const counted = typeof r.count === "number" && typeof r.total === "number"
+      ? ` · ${r.count} of ${r.total}` : "";
+    return [el("td", { class: "rate-cell" }, bar),
+      el("td", { class: "rate-text", text: `${percent(r.rate)} (${percent(low)}–${percent(high)})${counted}` })];
   }
 
-  function chartFigure(chart, caption) {
+  /** Each seat's rows (and the draws'): one per side compared, the variant's first. */
+  function rateTable(sides) {
+    const rows = [];
+    const keyOf = (s) => `${s.players}:${s.seat}`;
+    const bySide = sides.map((side) => new Map((side.report.seats || []).map((s) => [keyOf(s), s])));
+    const draws = sides.map((side) => (side.report.groups || []).map((g) => ({ ...g.draws,
+      total: g.games - (g.errors || 0), label: (side.report.groups.length > 1 ? `${g.label}: ` : "") + "Draws" })));
+    const add = (label, each) => {
+      each.forEach((r, i) => {
+        if (!r || typeof r.rate !== "number") return;
+        const head = i === 0 ? el("th", { rowspan: String(each.filter(Boolean).length), text: label }) : null;
+        const who = sides.length > 1 ? el("td", { class: `rate-side ${sides[i].cls}`, text: sides[i].name }) : null;
+        rows.push(el("tr", { class: sides[i].cls }, head, who, ...rateCells(r, sides[i].cls)));
+      });
+    };
+    for (const seat of sides[0].report.seats || []) {
+      add(seat.label || `Player ${seat.seat}`, bySide.map((m) => m.get(keyOf(seat))));
+    }
+    draws[0].forEach((d, n) => {
+      if (draws.some((list) => list[n] && list[n].count)) add(d.label, draws.map((list) => list[n]));
+    });
+    return el("table", { class: "balance-seats" },
+      el("caption", { text: "Win rate per seat (95% interval)" }), el("tbody", {}, ...rows));
+  }
+
+  function chartFigure(chart) {
     const picture = safeSvg(chart.svg);
     return el("figure", { class: "balance-chart" },
-      picture || el("p", { class: "muted", text: "This chart could not be drawn." }),
-      el("figcaption", { text: caption || chart.title }));
+      el("figcaption", { text: chart.title }),
+      picture || el("p", { class: "muted", text: "This chart could not be drawn." }));
   }
 
   function showReport(report) {
     const base = report.base;
-    results.classList.toggle("compared", Boolean(base));
-    results.replaceChildren(reportBlock(report, base ? "This variant" : null),
-      ...(base ? [reportBlock(base, "The base game")] : []));
-    const mine = report.charts || [];
-    if (!base) {
-      charts.replaceChildren(...mine.map((c) => chartFigure(c)));
-      charts.classList.remove("compared");
-      return;
-    }
-    charts.classList.add("compared");
-    const theirs = new Map((base.charts || []).map((c) => [c.title, c]));
-    charts.replaceChildren(...mine.map((c) => el("div", { class: "chart-pair" },
-      el("h4", { text: c.title }),
-      chartFigure(c, "this variant"),
-      ...(theirs.has(c.title) ? [chartFigure(theirs.get(c.title), "the base game")] : []))));
+    const sides = [{ report, cls: base ? "variant" : "single", name: base ? report.title || "this variant" : "" }];
+    if (base) sides.push({ report: base, cls: "base", name: base.title || "the base game" });
+    const heads = report.headlines || [];
+    results.replaceChildren(
+      ...(heads.length ? [el("ul", { class: "balance-headlines" }, ...heads.map((h) => el("li", { text: h })))] : []),
+      rateTable(sides));
+    // analyze draws a variant and its base side by side in each chart; the base's own
+    // charts, if a report ever carries them, go beside the variant's
+    const theirs = new Map(((base && base.charts) || []).map((c) => [c.title, c]));
+    charts.classList.toggle("compared", theirs.size > 0);
+    charts.replaceChildren(...(report.charts || []).map((c) => (theirs.has(c.title)
+      ? el("div", { class: "chart-pair" }, chartFigure(c), chartFigure({ ...theirs.get(c.title), title: `${c.title}: the base game` }))
+      : chartFigure(c))));
   }
+
 }

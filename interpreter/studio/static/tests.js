@@ -39,7 +39,11 @@ export function mount(element, studio) {
       const reply = await studio.api("POST", "/api/tests", { path });
       if (!pending) show(reply);
     } catch (error) {
-      if (!pending) {
+      if (pending) {
+        // a newer run is on its way
+      } else if (error.status === 404 && !(error.message || "").startsWith("This studio cannot")) {
+        showNone();   // no tests file yet
+      } else {
         counts.textContent = `The tests could not run: ${error.message}`;
         counts.className = "tests-counts bad";
       }
@@ -60,6 +64,18 @@ export function mount(element, studio) {
     return el("a", { href: "#", class: "case-line", text,
       title: `Open ${tests} at line ${line}`,
       onclick: (e) => { e.preventDefault(); e.stopPropagation(); studio.openFile(tests, { line, col: 1 }); } });
+  }
+
+  function showNone() {
+    element.dataset.passed = "0";
+    element.dataset.failed = "0";
+    counts.textContent = "No tests file yet.";
+    counts.className = "tests-counts";
+    fileLink.hidden = true;
+    problems.hidden = true;
+    list.replaceChildren(el("li", { class: "empty",
+      text: "Play a position in the table and press “Save as case…”: the studio writes the "
+        + "tests file with that case in it." }));
   }
 
   function show(reply) {
