@@ -215,6 +215,18 @@ def test_the_bases_addresses_under_change_replace_remove_and_insert(
     assert labels(whole) == ["grid", "hex", "pile", "slots"]
 
 
+def test_insert_items_are_read_as_what_goes_where_they_are_put(caldera_base: Known) -> None:
+    zone = ("extends: caldera\ninsert:\n  - items:\n      - id: x\n        ki\n"
+            "    into: zones\n  - after: cap_move\n    items: []\n")
+    assert labels(complete(zone, "v.yaml", 5, 11, caldera_base)) == ["kind"]
+    step = "extends: caldera\ninsert:\n  - after: turn.1\n    items:\n      - "
+    assert set(labels(complete(step, "v.yaml", 5, 9, caldera_base))) == set(PRIMITIVES)
+    option_of_a_decision = ("extends: caldera\ninsert:\n  - after: cap_move\n    items:\n"
+                            "      - id: x\n        notat")
+    assert labels(complete(option_of_a_decision, "v.yaml", 6, 14, caldera_base)) == [
+        "notation"]
+
+
 # -- hover --------------------------------------------------------------------------------
 
 def test_hover_on_a_key_an_effect_and_an_enum_value() -> None:

@@ -203,7 +203,7 @@ def complete(text: str, path: str, line: Any, col: Any, known: Known | None = No
         start = c - len(word)
         options = _address_options(known)
     elif ctx.kind == "key":
-        options, as_value = _key_options(index, root, ctx, known)
+        options, as_value = _key_options(index, root, ctx, known, text)
         if as_value:  # `- ` then a value: an item of a list of expressions
             value = raw_prefix[ctx.word_col:]
             typed = re.search(r"[A-Za-z_][A-Za-z0-9_]*$", value)
@@ -219,16 +219,63 @@ def complete(text: str, path: str, line: Any, col: Any, known: Known | None = No
     return {"from": {"line": n + 1, "col": start + 1}, "options": _finish(options, word)}
 
 
-def _locate(index: SchemaIndex, root: dict[str, Any], path: list[Any], known: Known | None
-            ) -> dict[str, Any] | None:
+def _locate(index: SchemaIndex, root: dict[str, Any], path: list[Any], known: Known | None,
+            text: str = "", line: int = 0) -> dict[str, Any] | None:
     """The schema at `path`; under a variant's `change: {ADDRESS: ...}` or `replace:`, the
-    schema of the base's part at ADDRESS (written as in a ruleset)."""
-    if len(path) >= 2 and path[0] in ("change", "replace") and isinstance(path[1], str) \
-            and known is not None and known.addresses is not None:
+    schema of the base's part at ADDRESS (written as in a ruleset); in an `insert:`'s
+    `items`, the schema of what goes where it names."""
+    if known is None or known.addresses is None or not path:
+        return index.at(path, root)
+    if len(path) >= 2 and path[0] in ("change", "replace") and isinstance(path[1], str):
         part = known.addresses.find(path[1])
         start = _part_schema(index, part.path) if part is not None else None
         return index.at(path[2:], start) if start is not None else None
+    if path[0] == "insert" and "items" in path:
+        rest = path[path.index("items") + 1:]
+        anchor = _insert_anchor(text, line)
+        part = known.addresses.find(anchor[1]) if anchor else None
+        start = _part_schema(index, part.path) if part is not None and anchor else None
+        if start is None or anchor is None:
+            return None
+        if anchor[0] != "into":  # before or after an item: a list of such items
+            start = {"type": "array", "items": start}
+        return index.at(rest, start)
     return index.at(path, root)
+
+
+def _insert_anchor(text: str, line: int) -> tuple[str, str] | None:
+    """The `into:`/`before:`/`after:` of the `insert:` item holding `line`."""
+    from interpreter.studio.language_text import path_of, unquote
+
+    out = outline(text)
+    count = len(out.entries)
+
+    def read(n: int) -> tuple[tuple[str, str] | None, bool]:
+        """The line's anchor, and whether it starts an item of `insert` (or ends it)."""
+        chain, starts = list(out.parents[n]), False
+        for e in out.entries[n]:
+            path = path_of(chain)
+            if (e.key is None and path == ["insert"]) or not path:
+                starts = True
+            if e.key in ("into", "before", "after") and path in (["insert", ITEM],
+                                                                 ["insert"]):
+                return (str(e.key), unquote(e.value)), starts
+            chain.append(e)
+        return None, starts
+
+    for n in range(min(line, count - 1), -1, -1):  # up to the item's dash
+        found, starts = read(n)
+        if found is not None:
+            return found
+        if starts:
+            break
+    for n in range(line + 1, count):  # an anchor written after the items
+        found, starts = read(n)
+        if starts:
+            break
+        if found is not None:
+            return found
+    return None
 
 
 def _part_schema(index: SchemaIndex, full_path: str) -> dict[str, Any] | None:
@@ -264,10 +311,10 @@ def _address_options(known: Known | None) -> list[dict[str, Any]]:
 
 
 def _key_options(index: SchemaIndex, root: dict[str, Any], ctx: Context,
-                 known: Known | None) -> tuple[list[dict[str, Any]], bool]:
+                 known: Known | None, text: str) -> tuple[list[dict[str, Any]], bool]:
     """The keys a mapping may have here (or an effect's keyword), and whether the place
     takes a value instead (a list of expressions, `- ` then the expression)."""
-    node = _locate(index, root, ctx.path, known)
+    node = _locate(index, root, ctx.path, known, text, ctx.line)
     chosen = ctx.siblings
     now: dict[str, dict[str, Any]] = {}
     if len(ctx.path) == 2 and ctx.path[0] == "change" and known and known.addresses:
@@ -325,7 +372,7 @@ def _value_options(index: SchemaIndex, root: dict[str, Any], ctx: Context, text:
                    known: Known | None) -> list[dict[str, Any]]:
     if ctx.path in (["extends"], ["ruleset"]):
         return _game_options()
-    node = _locate(index, root, ctx.path, known)
+    node = _locate(index, root, ctx.path, known, text, ctx.line)
     if node is None:
         return []
     out = [_option(_yaml_word(v), "enum", "value", "", rank=i / 1000)  # in the schema's order
@@ -430,6 +477,8 @@ def hover(text: str, path: str, line: Any, col: Any, known: Known | None = None
     raw = text.split("\n")[n]
     found, _ = entries(raw, n)
     key = next((e for e in found if e.key is not None), None)
+    if outline(text).continues[n] is not None:
+        key = None  # a line of a long text (`text: >`), whatever colons it has
     index = _index(path)
     root = _root(index, text)
     if key is not None:
@@ -449,7 +498,7 @@ def hover(text: str, path: str, line: Any, col: Any, known: Known | None = None
     if ident is None:
         return {}
     word = raw[ident[0]:ident[1]]
-    node = _locate(index, root, ctx.path, known)
+    node = _locate(index, root, ctx.path, known, text, n)
     if node is None:
         return {}
     if index.is_name(node):
@@ -493,7 +542,7 @@ def _hover_key(index: SchemaIndex, root: dict[str, Any], text: str, n: int, col:
             else None
         if said is not None:
             return said
-    node = _locate(index, root, ctx.path, known)
+    node = _locate(index, root, ctx.path, known, text, n)
     if node is None:
         return None
     effects = index.effect_models(node)
