@@ -222,7 +222,10 @@ def test_a_designer_makes_checks_plays_tests_balances_and_reads_a_variant(page: 
     expect(page.locator("#balance-count")).to_contain_text("50 of 50")
     expect(page.locator("#balance-run")).to_be_enabled()
     assert page.locator("#balance-charts svg").count() >= 2
-    expect(page.locator(".balance-seats tr")).to_have_count(2)
+    seats = page.locator(".balance-seats th")
+    expect(seats.filter(has_text="Player 1")).to_have_count(1)
+    expect(seats.filter(has_text="Player 2")).to_have_count(1)
+    expect(page.locator(".balance-seats .rate-text").first).to_contain_text("of 50")
     shots.take("balance")
 
     # the rulebook says what the variant changes
