@@ -4,8 +4,10 @@ with a tests file whose cases pass (as `tabletop test` runs them)."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -131,3 +133,30 @@ def test_the_tests_file_names_the_new_ruleset_only() -> None:
         text = t.tests_text("brand-new")
         assert yaml.safe_load(text)["ruleset"] == "brand-new.yaml"
         assert t.name not in text
+
+
+# -- benchmarks/studio.py: a benchmark, not a test; only its arguments are checked here ---
+
+def _benchmark() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "studio_benchmark", Path(__file__).resolve().parents[1] / "benchmarks" / "studio.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_keystroke_benchmarks_arguments(tmp_path: Path) -> None:
+    bench = _benchmark()
+    args = bench.parse_args(["--games", "nim", "--games", "pig", "-n", "2", "--json"])
+    assert (args.games, args.n, args.json) == (["nim", "pig"], 2, True)
+    assert bench.bundled(args.games) == ["nim", "pig"]
+    every = bench.bundled(None)
+    assert "caldera-two-trios" in every and not any(n.endswith(".tests") for n in every)
+    with pytest.raises(SystemExit, match="unknown game chess"):
+        bench.bundled(["chess"])
+    with pytest.raises(SystemExit):
+        bench.parse_args(["-n", "0"])
+    bench.copy_games(["tic-tac-toe"], tmp_path)
+    assert yaml.safe_load((tmp_path / "tic-tac-toe.tests.yaml").read_text())["ruleset"] == (
+        "tic-tac-toe.yaml")
