@@ -139,7 +139,10 @@ def test_built_ins_and_the_rulesets_definitions_inside_when(caldera: Known) -> N
                    col + 2, caldera)
     assert option(top, "top")["type"] == "function"
     assert option(top, "top")["detail"] == "top(place)"
-    assert FUNCTIONS["top"].doc in option(top, "top")["info"]
+    assert option(top, "top")["info"] == "the top piece, or null\nReads as: the top piece of ‹x›"
+    everything = labels(complete("scores: ", "g.yaml", 1, 9))
+    assert set(FUNCTIONS) <= set(everything) and {"current", "players", "seats"} <= set(
+        everything)
 
 
 def test_a_definition_being_written_is_offered_before_it_loads() -> None:
@@ -353,6 +356,16 @@ def test_the_routes_keep_the_last_good_names_and_the_bases_parts(client: TestCli
             break
         time.sleep(0.1)
     assert "is_cap" in labels(names)
+
+
+def test_a_first_request_with_an_error_takes_the_names_of_the_saved_file(
+        client: TestClient) -> None:
+    broken = CALDERA + "\nscores: count(boa\n"  # `scores` twice: it does not load
+    line = broken.count("\n")
+    reply = client.post("/api/complete", json={"path": "caldera.yaml", "text": broken,
+                                               "line": line, "col": 18})
+    assert reply.status_code == 200, reply.text
+    assert "volcano" in option(reply.json(), "board")["info"]  # the English of a load
 
 
 def test_the_routes_refuse_bad_requests(client: TestClient) -> None:

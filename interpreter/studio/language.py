@@ -115,6 +115,13 @@ def _signature(doc: str, name: str) -> str:
     return head if head.startswith(name + "(") else f"{name}(…)"
 
 
+def _function_text(f: Any) -> str:
+    """A built-in's doc after its signature, and how the rulebook reads a call of it."""
+    sign = _signature(f.doc, f.name)
+    rest = f.doc[len(sign):].lstrip(": ").strip() if f.doc.startswith(sign) else f.doc
+    return (rest + "\n" if rest else "") + f"Reads as: {_english_pattern(f.english)}"
+
+
 def _matches(label: str, word: str) -> bool:
     """The editor's filter, roughly: the typed letters in order, case ignored."""
     if not word:
@@ -454,7 +461,7 @@ def _expression_options(ctx: Context, text: str, known: Known | None
                            rank=_KIND_ORDER["name"]))
     for f in FUNCTIONS.values():
         out.append(_option(f.name, "function", _signature(f.doc, f.name),
-                           f.doc + f"\nReads as: {_english_pattern(f.english)}",
+                           _function_text(f),
                            rank=_KIND_ORDER["function"]))
     for word, said in LANGUAGE_WORDS.items():
         out.append(_option(word, "keyword", "language word", said, rank=_KIND_ORDER["word"]))
@@ -620,8 +627,7 @@ def _hover_expression_word(word: str, names: _Names, call: bool, attribute: bool
         return _hover_name(word, names, attribute=True)
     if call and word in FUNCTIONS and word not in names.names:
         f = FUNCTIONS[word]
-        return (f"{_signature(f.doc, f.name)} — built-in function",
-                f"{f.doc}\nReads as: {_english_pattern(f.english)}")
+        return f"{_signature(f.doc, f.name)} — built-in function", _function_text(f)
     said = _hover_name(word, names, attribute=False)
     if said is not None:
         return said
@@ -634,8 +640,7 @@ def _hover_expression_word(word: str, names: _Names, call: bool, attribute: bool
         return f"{word} — language word", LANGUAGE_WORDS[word]
     if word in FUNCTIONS:
         f = FUNCTIONS[word]
-        return (f"{_signature(f.doc, f.name)} — built-in function",
-                f"{f.doc}\nReads as: {_english_pattern(f.english)}")
+        return f"{_signature(f.doc, f.name)} — built-in function", _function_text(f)
     return None
 
 
@@ -696,16 +701,24 @@ class KnownCache:
         from interpreter.load.loader import load_ruleset_text
 
         path = self.ws.resolve(name)
-        try:
-            if name.endswith(".tests.yaml"):
-                loaded = self._tests_ruleset(name, text)
-                if loaded is None:
-                    return None
-            else:
-                loaded = load_ruleset_text(text, str(path))
-            known = known_from(loaded, compile_game(loaded, {}), str(path))
-        except (TabletopError, StudioError, OSError, ValueError):
-            known = None
+        with self.lock:
+            had = self.files.get(name)
+        texts = [text]
+        if had is None or had[1].game is None:  # nothing loaded yet: the saved file will do
+            texts.append("")
+        known = None
+        for each in texts:
+            try:
+                if name.endswith(".tests.yaml"):
+                    loaded = self._tests_ruleset(name, text)
+                    if loaded is None:
+                        break
+                else:
+                    loaded = load_ruleset_text(each or self.ws.read_disk(path), str(path))
+                known = known_from(loaded, compile_game(loaded, {}), str(path))
+                break
+            except (TabletopError, StudioError, OSError, ValueError):
+                continue
         ref = extends_of(text)
         if ref is not None:
             based = self.base(ref, path)
