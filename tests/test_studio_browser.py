@@ -236,3 +236,44 @@ def test_a_designer_makes_checks_plays_tests_balances_and_reads_a_variant(page: 
 
     assert page.js_errors == [], page.js_errors
     assert time.monotonic() - started < 90, "the designer's round took too long"
+
+
+@pytest.fixture()
+def broken_case(tmp_path: Path) -> Path:
+    """Caldera: Two Trios with its tests, one of which expects the wrong winner."""
+    rulesets = Path(__file__).resolve().parent.parent / "rulesets"
+    (tmp_path / "two.yaml").write_text(
+        (rulesets / "caldera-two-trios.yaml").read_text().replace("../tabletop.schema", "x"))
+    tests = (rulesets / "caldera-two-trios.tests.yaml").read_text()
+    broken = tests.replace("    winners: [1]\n", "    winners: [2]\n", 1)
+    assert broken != tests
+    (tmp_path / "two.tests.yaml").write_text(broken)
+    return tmp_path
+
+
+def test_a_failing_case_shows_why_and_opens_at_its_position(broken_case: Path,
+                                                            page: Any) -> None:
+    expect = playwright_api.expect
+    shots = Shots(page)
+    page.locator("#files").get_by_text("Two Trios").first.click()
+    expect(page.locator("#table-svg svg")).to_be_visible()
+    page.click("[data-panel=tests]")
+    failing = page.locator("#tests-list .case.fail")
+    expect(failing).to_have_count(1)
+    expect(page.locator("#tests-list .case.pass")).not_to_have_count(0)
+    expect(page.locator("#tests-counts")).to_contain_text("1 of")
+    expect(failing.locator(".case-report")).to_contain_text("winners")
+    expect(failing.locator(".case-svg svg")).to_be_visible()
+    shots.take("tests-failing")
+
+    # clicking the case shows its position (after its moves) in the table
+    failing.locator(".case-name").click()
+    expect(page.locator("#panel-table")).to_be_visible()
+    expect(page.locator("#table-status")).to_contain_text("over")
+    expect(page.locator("#play-log")).to_contain_text("two monochrome trios")
+
+    # its line link opens the tests file in the editor
+    page.click("[data-panel=tests]")
+    failing.locator(".case-line").click()
+    expect(page.locator(".cm-content")).to_contain_text("winners: [2]")
+    assert page.js_errors == [], page.js_errors

@@ -163,7 +163,7 @@ export function mount(element, studio) {
       if (draws.some((list) => list[n] && list[n].count)) add(d.label, draws.map((list) => list[n]));
     });
     return el("table", { class: "balance-seats" },
-      el("caption", { text: "Win rate per seat (95% interval)" }), el("tbody", {}, ...rows));
+      el("caption", { text: "Who won, with 95% intervals" }), el("tbody", {}, ...rows));
   }
 
   function chartFigure(chart) {

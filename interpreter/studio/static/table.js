@@ -159,8 +159,10 @@ export function mount(element, studio) {
       select.value = JSON.stringify(value);
       return select;
     }
-    if (typeof option.default === "number") {
-      return el("input", { ...attrs, type: "number", value: String(value), class: "number" });
+    if (option.kind === "int" || typeof option.default === "number") {
+      return el("input", { ...attrs, type: "number", value: String(value), class: "number",
+        step: "1", min: option.min === undefined ? null : String(option.min),
+        max: option.max === undefined ? null : String(option.max) });
     }
     return el("input", { ...attrs, type: "text", value: value === undefined ? "" : String(value) });
   }
@@ -231,7 +233,13 @@ export function mount(element, studio) {
     state.game = check.game;
     state.rulesetPath = (studio.current() || {}).rulesetPath || check.path;
     if (check.game) renderSetup(check.game, check.table);
-    if (state.view) return;   // playing: the preview waits for "Back to set-up"
+    if (state.view) {   // playing: the preview waits for "Back to set-up"
+      if (check.kind !== "tests" && state.playedText !== undefined
+        && (studio.current() || {}).text !== state.playedText) {
+        say("The rules have changed since this game started: “Back to set-up” plays them.");
+      }
+      return;
+    }
     setup.hidden = false;
     showPicture(check.table.svg);
     const t = check.table;
@@ -304,6 +312,7 @@ export function mount(element, studio) {
     for (const select of seats.querySelectorAll("select[data-seat]")) {
       if (select.value !== "you") bySeat[select.dataset.seat] = select.value;
     }
+    state.playedText = now.kind === "ruleset" ? now.text : undefined;
     act(() => studio.api("POST", "/api/play", {
       path: now.rulesetPath, players: chosen.players, options: chosen.options,
       seed: chosen.seed, seats: bySeat }));
@@ -357,7 +366,12 @@ export function mount(element, studio) {
   });
 
   studio.on("checked", onChecked);
-  studio.on("play-view", (view) => { if (view && view.session) { showView(view); note.hidden = true; } });
+  studio.on("play-view", (view) => {
+    if (!view || !view.session) return;
+    state.playedText = undefined;
+    showView(view);
+    note.hidden = true;
+  });
   studio.on("opened", (opened) => {
     if (state.view && opened && opened.rulesetPath !== state.rulesetPath) back.click();
   });
