@@ -125,6 +125,19 @@ def test_a_tests_file_is_read_with_its_own_schema(caldera: Known) -> None:
     assert "trios" in labels(complete(listed, "caldera.tests.yaml", 5, 12, caldera))
 
 
+def test_a_tests_files_positions_options_and_variables_take_the_rulesets_names(
+        caldera: Known) -> None:
+    text = ("ruleset: caldera\noptions: {power_play: true}\ncases:\n  - name: x\n"
+            "    position:\n      board: {c3: [black small]}\n      \n")
+    zones = complete(text, "caldera.tests.yaml", 7, 7, caldera)
+    assert labels(zones) == ["box", "captured"]  # board is there already
+    assert option(zones, "box")["apply"] == "box: "
+    assert labels(complete("ruleset: caldera\noptions: {pow", "caldera.tests.yaml", 2, 14,
+                           caldera)) == ["power_play"]
+    said = hover(text, "caldera.tests.yaml", 6, 8, caldera)
+    assert said["title"] == "board — zone · grid"
+
+
 # -- expressions --------------------------------------------------------------------------
 
 def test_built_ins_and_the_rulesets_definitions_inside_when(caldera: Known) -> None:
@@ -319,7 +332,8 @@ def test_completion_of_the_biggest_bundled_ruleset_is_fast() -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    shutil.copy(rulesets_dir() / "caldera.yaml", tmp_path / "caldera.yaml")
+    for name in ("caldera.yaml", "caldera.tests.yaml"):
+        shutil.copy(rulesets_dir() / name, tmp_path / name)
     ws = Workspace.open(tmp_path)
     return TestClient(create_app(ws, TOKEN, 8766), base_url=BASE,
                       headers={"X-Studio-Token": TOKEN})
@@ -366,6 +380,15 @@ def test_a_first_request_with_an_error_takes_the_names_of_the_saved_file(
                                                "line": line, "col": 18})
     assert reply.status_code == 200, reply.text
     assert "volcano" in option(reply.json(), "board")["info"]  # the English of a load
+
+
+def test_a_tests_file_takes_the_names_of_the_ruleset_beside_it(client: TestClient) -> None:
+    text = "cases:\n  - name: x\n    expect: [tri"
+    reply = client.post("/api/complete", json={"path": "caldera.tests.yaml", "text": text,
+                                               "line": 3, "col": 17})
+    assert reply.status_code == 200, reply.text
+    trios = option(reply.json(), "trios")
+    assert "the trios of" in trios["info"] and "caldera.yaml:" in trios["info"]
 
 
 def test_the_routes_refuse_bad_requests(client: TestClient) -> None:

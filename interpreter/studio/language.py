@@ -64,6 +64,8 @@ _NAME_KINDS = {"set": ("variable",), "add": ("variable",), "from": ("variable",)
                "facing": ("variable",), "standing_on": ("variable",),
                "start": ("zone",), "enters": ("zone",)}
 _ADDRESS_VALUES = ("before", "after", "into")
+_NAMED_KEYS = {"position": ("zone",), "variables": ("variable",), "options": ("option",)}
+"""Mappings (of a tests file's case, or its defaults) whose keys are the ruleset's names."""
 _KIND_ORDER = {"local name": 0, "definition": 1, "zone": 2, "variable": 3, "option": 4,
                "value": 5, "procedure": 6, "attribute": 6, "name": 7, "function": 8,
                "word": 9}
@@ -343,6 +345,11 @@ def _key_options(index: SchemaIndex, root: dict[str, Any], ctx: Context,
     props = index.properties(node)
     if not props and (index.is_expression(node) or index.enum(node)):
         return [], True
+    if not props and ctx.path and ctx.path[-1] in _NAMED_KEYS:  # a mapping keyed by names
+        kinds = _NAMED_KEYS[str(ctx.path[-1])]
+        names = _names(text, known)
+        return [dict(_declared_option(d), apply=f"{d.name}: ") for d in names.names.values()
+                if d.kind in kinds and d.name not in ctx.siblings], False
     out = []
     required = set()
     for alt in index.alternatives(node):
@@ -560,6 +567,10 @@ def _hover_key(index: SchemaIndex, root: dict[str, Any], text: str, n: int, col:
         model = next((m for m in effects if m.get("x-effect") == keyword),
                      None)
         node = model or node
+    if key not in index.properties(node):  # a key that is a name (a zone in a position)
+        said = _hover_name(key, _names(text, known), attribute=False)
+        if said is not None:
+            return said
     sub = index.child(node, key)
     if sub is None:
         return None
