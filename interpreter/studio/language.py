@@ -666,43 +666,61 @@ class KnownCache:
     background while completion answers from the last good load (a keystroke's answer
     must not wait for a compile, and a text with an error keeps the names it had)."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: Workspace, pause: float = 0.3) -> None:
         self.ws = ws
+        self.pause = pause
+        """Seconds of no new text before a file is loaded again in the background (a burst
+        of keystrokes costs one load, not one each)."""
         self.lock = threading.Lock()
         self.files: dict[str, tuple[str, Known]] = {}
         self.bases: dict[tuple[str, str], Known] = {}
+        self.pending: dict[str, tuple[str, str, float]] = {}
+        """The latest text of a file not loaded yet: (text, its digest, when it came)."""
         self.busy: set[str] = set()
 
-    def get(self, name: str, text: str, wait: bool = False) -> Known:
+    def get(self, name: str, text: str) -> Known:
         digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
         with self.lock:
             hit = self.files.get(name)
             if hit is not None and hit[0] == digest:
                 return hit[1]
-            running = name in self.busy
             # answer from the last good load, unless none ever loaded (then wait for this one)
-            if hit is not None and not wait and (hit[1].game is not None or hit[1].parts):
-                if not running:
+            if hit is not None and (hit[1].game is not None or hit[1].parts):
+                self.pending[name] = (text, digest, time.monotonic())
+                if name not in self.busy:
                     self.busy.add(name)
-                    threading.Thread(target=self._refresh, args=(name, text, digest),
-                                     daemon=True).start()
+                    threading.Thread(target=self._worker, args=(name,), daemon=True).start()
                 return hit[1]
-            self.busy.add(name)
-        self._refresh(name, text, digest)
-        with self.lock:
-            return self.files[name][1]
+        return self._store(name, text, digest)
 
-    def _refresh(self, name: str, text: str, digest: str) -> None:
+    def _worker(self, name: str) -> None:
+        """Load the latest text of `name` once typing pauses (no newer text for `pause`
+        seconds), until no text waits."""
         try:
-            known = self.build(name, text)
-            with self.lock:
-                old = self.files.get(name)
-                if known is None:  # the text has an error: keep the last good names
-                    known = old[1] if old else Known()
-                self.files[name] = (digest, known)
-        finally:
+            while True:
+                time.sleep(self.pause)
+                with self.lock:
+                    job = self.pending.get(name)
+                    if job is None:
+                        self.busy.discard(name)
+                        return
+                    if time.monotonic() - job[2] < self.pause:
+                        continue  # still typing
+                    del self.pending[name]
+                self._store(name, job[0], job[1])
+        except BaseException:
             with self.lock:
                 self.busy.discard(name)
+            raise
+
+    def _store(self, name: str, text: str, digest: str) -> Known:
+        known = self.build(name, text)
+        with self.lock:
+            old = self.files.get(name)
+            if known is None:  # the text has an error: keep the last good names
+                known = old[1] if old else Known()
+            self.files[name] = (digest, known)
+        return known
 
     def build(self, name: str, text: str) -> Known | None:
         """The names of `text` (a tests file: of its ruleset), with its base's parts; None
