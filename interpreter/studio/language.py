@@ -686,7 +686,9 @@ class KnownCache:
                 return hit[1]
             # answer from the last good load, unless none ever loaded (then wait for this one)
             if hit is not None and (hit[1].game is not None or hit[1].parts):
-                self.pending[name] = (text, digest, time.monotonic())
+                waiting = self.pending.get(name)
+                if waiting is None or waiting[1] != digest:  # the same text asked again waits on
+                    self.pending[name] = (text, digest, time.monotonic())
                 if name not in self.busy:
                     self.busy.add(name)
                     threading.Thread(target=self._worker, args=(name,), daemon=True).start()
