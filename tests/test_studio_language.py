@@ -23,7 +23,7 @@ from interpreter.compile.functions import FUNCTIONS  # noqa: E402
 from interpreter.load.catalog import rulesets_dir  # noqa: E402
 from interpreter.primitives import PRIMITIVES  # noqa: E402
 from interpreter.studio.app import create_app  # noqa: E402
-from interpreter.studio.language import complete, hover  # noqa: E402
+from interpreter.studio.language import KnownCache, complete, hover  # noqa: E402
 from interpreter.studio.language_known import Known, known_from, with_base  # noqa: E402
 from interpreter.studio.workspace import Workspace  # noqa: E402
 
@@ -392,6 +392,28 @@ def test_a_tests_file_takes_the_names_of_the_ruleset_beside_it(client: TestClien
     assert reply.status_code == 200, reply.text
     trios = option(reply.json(), "trios")
     assert "the trios of" in trios["info"] and "caldera.yaml:" in trios["info"]
+
+
+def test_a_burst_of_keystrokes_costs_one_load_once_typing_pauses(tmp_path: Path) -> None:
+    shutil.copy(rulesets_dir() / "caldera.yaml", tmp_path / "caldera.yaml")
+    loads: list[str] = []
+
+    class Counting(KnownCache):
+        def build(self, name: str, text: str) -> Known | None:
+            loads.append(text)
+            return super().build(name, text)
+
+    cache = Counting(Workspace.open(tmp_path), pause=0.2)
+    first = cache.get("caldera.yaml", CALDERA)  # nothing loaded yet: at once
+    assert "trios" in first.names and len(loads) == 1
+    for i in range(10):
+        assert cache.get("caldera.yaml", CALDERA + f"\n# {i}") is first  # the last good
+        time.sleep(0.02)
+    for _ in range(100):
+        if not cache.busy:
+            break
+        time.sleep(0.05)
+    assert len(loads) == 2 and loads[-1].endswith("# 9")
 
 
 def test_the_routes_refuse_bad_requests(client: TestClient) -> None:
