@@ -165,6 +165,11 @@ def test_a_definition_being_written_is_offered_before_it_loads() -> None:
     assert "my_score" in labels(reply)
     quoted = complete(text, "g.yaml", 6, 16)
     assert option(quoted, "my_score")["detail"] == "definition(s)"
+    param = complete("define:\n  trios(side): count(si", "g.yaml", 2, 27)
+    assert option(param, "side")["detail"] == "parameter of trios"
+    loop = ("turn:\n  - choose: Move\n    options:\n      - for: {origin: cells(b), d: [1]}\n"
+            "        notation: x\n        do:\n          - move: top(ori")
+    assert option(complete(loop, "g.yaml", 7, 25), "origin")["detail"] == "local name"
     attrs = "pieces:\n  attributes:\n    size: {values: [1, 2]}\nrank:\n  - piece.si"
     assert labels(complete(attrs, "g.yaml", 5, 13)) == ["size"]
 

@@ -206,6 +206,9 @@ def _names_in_text(out: Outline) -> tuple[dict[str, Declared], dict[str, Declare
                     add(m.group(1), "definition",
                         n, f"definition({params})" if params else "definition",
                         f"= {value}" if value else "")
+                    for param in (params or "").split(","):
+                        if param.strip():
+                            add(param.strip(), "local name", n, f"parameter of {m.group(1)}")
             elif len(path) == 2 and path[1] is ITEM and key == "id":
                 kind = _ITEM_KINDS.get(str(path[0]))
                 if kind:
@@ -217,8 +220,11 @@ def _names_in_text(out: Outline) -> tuple[dict[str, Declared], dict[str, Declare
                 for v in _flow_words(value):
                     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", v):
                         add(v, "value", n, f"value of {path[2]}")
-            elif path and path[-1] == "let":
+            elif path and path[-1] in ("let", "for"):  # `for:` of a decision's options
                 add(key, "local name", n, "local name", f"= {value}" if value else "")
+            elif key in ("let", "for") and value.startswith("{"):
+                for m in re.finditer(r"([A-Za-z_]\w*)\s*:", value):
+                    add(m.group(1), "local name", n, "local name")
             elif key in ("for_each", "as") and re.fullmatch(r"[A-Za-z_]\w*", value):
                 add(value, "local name", n, "local name")
             elif key == "params":
