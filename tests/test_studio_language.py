@@ -262,6 +262,10 @@ def test_hover_on_a_key_an_effect_and_an_enum_value() -> None:
     assert "place" in field["text"] and field["title"].startswith("to:")
     value = hover(text, "g.yaml", 3, 12)
     assert value["title"] == "grid — a value of kind"
+    flow = "zones:\n  - {id: board, kind: grid}\n  - id: box\n    label: the board\n"
+    assert hover(flow, "g.yaml", 2, 19)["title"].startswith("kind:")
+    assert hover(flow, "g.yaml", 3, 10)["title"] == "box — zone"  # where it is declared
+    assert hover(flow, "g.yaml", 4, 16) == {}  # a word of a label is only a word
 
 
 def test_hover_on_a_built_in_and_the_rulesets_names(caldera: Known) -> None:

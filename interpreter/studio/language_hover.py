@@ -30,7 +30,7 @@ from interpreter.studio.language_shared import (
     where_of,
     yaml_word,
 )
-from interpreter.studio.language_text import context, entries, outline, word_at
+from interpreter.studio.language_text import Context, context, entries, outline, word_at
 
 
 def hover(text: str, path: str, line: Any, col: Any, known: Known | None = None
@@ -48,7 +48,8 @@ def hover(text: str, path: str, line: Any, col: Any, known: Known | None = None
     if key is not None:
         key_text = raw[key.col:].split(":", 1)[0].rstrip() if key.key else ""
         if key.col <= c <= key.col + len(key_text) and key_text:
-            said = _hover_key(index, root, text, n, key.col, str(key.key), known)
+            said = _hover_key(index, root, text, n, context(text, n, key.col), str(key.key),
+                              known)
             return _span(said, n, key.col, key.col + len(key_text))
     span = word_at(raw, c, ".-")
     if span is None:
@@ -62,6 +63,9 @@ def hover(text: str, path: str, line: Any, col: Any, known: Known | None = None
     if ident is None:
         return {}
     word = raw[ident[0]:ident[1]]
+    if ctx.kind == "key":  # a key of a flow mapping (`{id: board, kind: grid}`)
+        said = _hover_key(index, root, text, n, ctx, word, known)
+        return _span(said, n, ident[0], ident[1])
     node = locate(index, root, ctx.path, known, text, n)
     if node is None:
         return {}
@@ -83,9 +87,10 @@ def hover(text: str, path: str, line: Any, col: Any, known: Known | None = None
         field = next((p for p in reversed(ctx.path) if isinstance(p, str)), "")
         return _span((f"{word} — a value of {field}", f"{field}: {kind}\n{info}".strip()),
                      n, ident[0], ident[1])
-    # an id where it is declared (`- id: board`), or a name in a plain text field
-    return _span(_hover_name(word, names_of(text, known), attribute=False), n, ident[0],
-                 ident[1])
+    if ctx.path and ctx.path[-1] == "id":  # a name where it is declared (`- id: board`)
+        return _span(_hover_name(word, names_of(text, known), attribute=False), n, ident[0],
+                     ident[1])
+    return {}
 
 
 def _span(said: tuple[str, str] | None, n: int, start: int, end: int) -> dict[str, Any]:
@@ -95,9 +100,10 @@ def _span(said: tuple[str, str] | None, n: int, start: int, end: int) -> dict[st
             "title": said[0], "text": said[1]}
 
 
-def _hover_key(index: SchemaIndex, root: dict[str, Any], text: str, n: int, col: int,
+def _hover_key(index: SchemaIndex, root: dict[str, Any], text: str, n: int, ctx: Context,
                key: str, known: Known | None) -> tuple[str, str] | None:
-    ctx = context(text, n, col)
+    """A key of the mapping at `ctx.path`: its schema description and type (an effect's
+    keyword: the effect; a variant's address: the base's part; a name: what it names)."""
     if ctx.path in (["change"], ["replace"]):
         return _hover_address(key, known)
     if ctx.path == ["define"]:  # a definition's own key: what it is, in the rulebook's words
