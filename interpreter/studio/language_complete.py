@@ -121,7 +121,7 @@ def _key_options(index: SchemaIndex, root: dict[str, Any], ctx: Context,
         if key in now:
             detail = f"{now[key]['detail']} · {detail}"
         out.append(offer(key, "property", detail, info, f"{key}: ",
-                           rank=0 if key in required or key in now else 2))
+                         rank=0 if key in required or key in now else 2))
     return out, False
 
 
@@ -133,7 +133,7 @@ def _part_fields(known: Known, address: str) -> dict[str, dict[str, Any]]:
     if not isinstance(node, dict):
         return {}
     return {str(k): offer(str(k), "property", f"now: {_short_value(yaml_word(v))}", "",
-                            f"{k}: ") for k, v in node.items()}
+                          f"{k}: ") for k, v in node.items()}
 
 
 def _short_value(value: Any) -> str:
@@ -170,7 +170,7 @@ def _game_options() -> list[dict[str, Any]]:
     from interpreter.load.catalog import bundled_catalog
 
     return [offer(e["name"], "text", e.get("title", ""), e.get("summary", "") or "",
-                    rank=1 if e.get("extends") else 0)
+                  rank=1 if e.get("extends") else 0)
             for e in bundled_catalog() if "error" not in e]
 
 
@@ -182,7 +182,7 @@ def _declared_option(d: Declared) -> dict[str, Any]:
     where = where_of(d)
     info = d.info + (f"\n({d.kind}, {where})" if where else f"\n({d.kind})")
     return offer(d.name, kind, d.detail or d.kind, info.strip(),
-                   rank=KIND_ORDER.get(d.kind, 7))
+                 rank=KIND_ORDER.get(d.kind, 7))
 
 
 def _expression_options(ctx: Context, text: str, known: Known | None
@@ -199,11 +199,10 @@ def _expression_options(ctx: Context, text: str, known: Known | None
         out.append(offer(name, "variable", "built-in name", said, rank=KIND_ORDER["name"]))
     for name, said in SEAT_WORDS.items():
         out.append(offer(name, "variable", "name given here", said,
-                           rank=KIND_ORDER["name"]))
+                         rank=KIND_ORDER["name"]))
     for f in FUNCTIONS.values():
-        out.append(offer(f.name, "function", signature(f.doc, f.name),
-                           function_text(f),
-                           rank=KIND_ORDER["function"]))
+        out.append(offer(f.name, "function", signature(f.doc, f.name), function_text(f),
+                         rank=KIND_ORDER["function"]))
     for word, said in LANGUAGE_WORDS.items():
         out.append(offer(word, "keyword", "language word", said, rank=KIND_ORDER["word"]))
     return out

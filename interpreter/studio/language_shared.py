@@ -116,7 +116,7 @@ def matches(label: str, word: str) -> bool:
 
 
 def offer(label: str, kind: str, detail: str = "", info: str = "",
-            apply: str | None = None, rank: float = 5) -> dict[str, Any]:
+          apply: str | None = None, rank: float = 5) -> dict[str, Any]:
     out: dict[str, Any] = {"label": label, "type": kind, "detail": detail, "info": info,
                            "_rank": rank}
     if apply is not None:
