@@ -174,7 +174,7 @@ def where_of(d: Declared) -> str:
 
 
 def locate(index: SchemaIndex, root: dict[str, Any], path: list[Any], known: Known | None,
-            text: str = "", line: int = 0) -> dict[str, Any] | None:
+           text: str = "", line: int = 0) -> dict[str, Any] | None:
     """The schema at `path`; under a variant's `change: {ADDRESS: ...}` or `replace:`, the
     schema of the base's part at ADDRESS (written as in a ruleset); in an `insert:`'s
     `items`, the schema of what goes where it names."""
