@@ -48,6 +48,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
+
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = ROOT / "rulesets"
 LIMIT_MS = 300.0
@@ -104,6 +107,12 @@ SETTLED = """() => {
   const tests = document.getElementById("panel-tests");
   return !!document.body.dataset.checked && !(tests && tests.classList.contains("busy"));
 }"""
+
+
+STATE = """() => ({checked: document.body.dataset.checked,
+  table: (document.getElementById("table-svg") || {}).outerHTML?.slice(0, 200),
+  problems: [...document.querySelectorAll("#problems li")].map(li => li.textContent),
+  status: (document.getElementById("status") || {}).textContent})"""
 
 
 def free_port() -> int:
@@ -189,9 +198,13 @@ def press(page: Any, key: str, timeout_s: float) -> tuple[float, dict[str, Any],
                               and r.request.method == "POST",
                               timeout=timeout_s * 1000) as reply:
         page.keyboard.press(key)
-    page.wait_for_function(
-        "v => window.__bench.done.some(d => d.version > v)", arg=before,
-        timeout=timeout_s * 1000)
+    try:
+        page.wait_for_function(
+            "v => window.__bench.done.some(d => d.version > v)", arg=before,
+            timeout=timeout_s * 1000)
+    except PlaywrightError:
+        raise SystemExit(f"no updated table {timeout_s:.0f} s after pressing {key}: "
+                         + json.dumps(page.evaluate(STATE))) from None
     done = page.evaluate(
         "v => { const d = window.__bench.done.find(d => d.version > v);"
         " return {ms: d.at - window.__bench.key, problems: d.problems}; }", before)
@@ -288,7 +301,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     names = bundled(args.games)
-    from playwright.sync_api import sync_playwright
 
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="studio-bench-") as tmp:
