@@ -13,10 +13,10 @@ import itertools
 import re
 import string
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from interpreter.compile import inlines
+from interpreter.compile import inlines, memo
 from interpreter.compile.codegen import CodeHooks
 from interpreter.compile.expressions import (
     MAX_INLINED,
@@ -199,9 +199,32 @@ class _Compiler:
         if found is None:
             g = self.game
             grid = self.board_places()
-            found = self.tables[key] = {d: {s: g.offset(s, d, distance) for s in grid
-                                            if d in board_directions(g.site_zone[s])}
-                                        for d in ALL_DIRECTIONS}
+            found = self.tables[key] = memo.TABLES.get(
+                (*key, self.board_shape()),
+                lambda: {d: {s: g.offset(s, d, distance) for s in grid
+                             if d in board_directions(g.site_zone[s])}
+                         for d in ALL_DIRECTIONS})
+        return found
+
+    def board_shape(self) -> Hashable:
+        """All that the board tables depend on, exactly: each board place's number, row
+        and column and which board it is on, and each board's kind and layout (the same
+        shape in a recompile finds its tables remembered)."""
+        found = self.tables.get("shape")
+        if found is None:
+            g = self.game
+            boards: dict[int, int] = {}
+            layouts: list[tuple[Any, ...]] = []
+            places = []
+            for s in self.board_places():
+                zone = g.site_zone[s]
+                index = boards.get(id(zone))
+                if index is None:
+                    index = boards[id(zone)] = len(layouts)
+                    layouts.append((zone.kind, zone.rows, zone.cols,
+                                    tuple(sorted(zone.cells.items()))))
+                places.append((s, g.site_rc[s], index))
+            found = self.tables["shape"] = (tuple(layouts), tuple(places))
         return found
 
     def board_places(self) -> list[int]:
@@ -215,7 +238,9 @@ class _Compiler:
         found = self.tables.get(key)
         if found is None:
             g = self.game
-            found = self.tables[key] = {s: g.shift(s, dx, dy) for s in self.board_places()}
+            found = self.tables[key] = memo.TABLES.get(
+                (*key, self.board_shape()),
+                lambda: {s: g.shift(s, dx, dy) for s in self.board_places()})
         return found
 
     def neighbour_table(self, dirs: tuple[str, ...] | None) -> dict[int, list[int]] | None:
@@ -228,10 +253,10 @@ class _Compiler:
         found = self.tables.get(key)
         if found is None:
             g = self.game
-            found = self.tables[key] = {
+            found = self.tables[key] = memo.TABLES.get((*key, self.board_shape()), lambda: {
                 s: [t for d in (dirs or ways) if (t := g.offset(s, d, 1)) is not None]
                 for s in self.board_places()
-                if set(dirs or ()) <= set(ways := board_directions(g.site_zone[s]))}
+                if set(dirs or ()) <= set(ways := board_directions(g.site_zone[s]))})
         return found
 
     def definition_function(self, name: str) -> Callable[..., Any]:

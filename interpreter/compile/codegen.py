@@ -21,12 +21,12 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.compile import expressions as ex
+from interpreter.compile import memo
 from interpreter.compile.functions import first_of_each_kind
 from interpreter.errors import BudgetError, RuleError
 from interpreter.run.budget import option_values, overspent, too_long
@@ -167,8 +167,6 @@ _BUILTINS: dict[str, Any] = {"type": type, "int": int, "float": float, "list": l
                              "map": map, "sorted": sorted, "tuple": tuple}
 """The only Python built-ins generated code names."""
 
-_counter = itertools.count()
-
 _KEPT_KINDS = (ast.IfExp, ast.BinOp, ast.Compare, ast.BoolOp, ast.Call, ast.Attribute,
                ast.Subscript, ast.UnaryOp)
 """Parts that, the same in every turn of a loop, are computed once (see kept_value)."""
@@ -254,6 +252,9 @@ class CodeHooks:
     """Whether a definition is small enough to be written out in place (the closures
     ask the same: see expressions.written_in_place)."""
     sink: list[GeneratedCode] = field(default_factory=list)
+    numbers: Iterator[int] = field(default_factory=itertools.count)
+    """Numbers the generated functions' names (e0, list1) game by game: a recompile
+    writes the same source, whose code is remembered (memo.py)."""
     distances: dict[str, Any] = field(default_factory=dict)
     """The offsets at every distance that stays on the boards, once made (see
     _Writer.distance_tables)."""
@@ -1522,7 +1523,7 @@ class _Writer:
         (`[c for c in cells(board) if ...]`)."""
         params, text = self.hooks.definition(name) or ([], "")
         try:
-            tree = ex.parse(text)
+            tree = ex.parse_to_read(text)
         except ex.ExpressionError:
             return False
         if not (isinstance(tree, ast.ListComp) and len(tree.generators) == 1):
@@ -1552,7 +1553,7 @@ class _Writer:
         if found is None or name in seen:
             return found is None
         functions, definitions = self.scope.functions, self.scope.definitions
-        called = {node.func.id for node in ast.walk(ex.parse(found[1]))
+        called = {node.func.id for node in ast.walk(ex.parse_to_read(found[1]))
                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
         draws = False
         for each in sorted(called):  # (each once: a definition calling another twice
@@ -1579,7 +1580,7 @@ class _Writer:
             return False
         definitions = self.scope.definitions
         loops = False
-        for node in ast.walk(ex.parse(found[1])):
+        for node in ast.walk(ex.parse_to_read(found[1])):
             if isinstance(node, ast.comprehension) or (
                     isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                     and node.func.id in definitions
@@ -2018,6 +2019,10 @@ def _plain(value: Any) -> bool:
 def _is_literal(code: str) -> bool:
     if not code or code[0] not in _LITERAL_STARTS:  # (a name, a call: no need to parse)
         return code in ("True", "False", "None")
+    return memo.LITERAL.get(code, lambda: _parses_to_literal(code))
+
+
+def _parses_to_literal(code: str) -> bool:
     try:
         node = ast.parse(code, mode="eval").body
     except SyntaxError:
@@ -2144,7 +2149,7 @@ def _function(w: _Writer, args: list[str], result: str, slow: Callable[..., Any]
     """Wrap what `w` wrote into a function that hands over to `slow` when the fast
     path gives up (its steps, draws, cached definitions and noted pieces undone); with
     `after`, lines run on the result (`text`) once it is computed."""
-    name = f"e{next(_counter)}"
+    name = f"e{next(w.hooks.numbers)}"
     head = [f"def {name}({', '.join(['env', *args])}):"]
     head += [f"    {var} = {code}" for var, code in w.prologue.items()]
     head.append("    s0 = env.steps")
@@ -2176,11 +2181,8 @@ def _function(w: _Writer, args: list[str], result: str, slow: Callable[..., Any]
 
 
 def compile_source(source: str, name: str) -> Any:
-    """Python's compiler on generated source, quiet about what it can see statically
-    (`1[0]`, which the rules may say and the careful path reports when it runs)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SyntaxWarning)
-        return compile(source, f"<tabletop {name}>", "exec")
+    """Python's compiler on generated source (remembered: a recompile writes the same)."""
+    return memo.code_of(source, name)
 
 
 def _with_temps(params: list[str], body: Callable[[Any], Any]) -> Callable[..., Any]:
@@ -2562,7 +2564,7 @@ def _listing(parts: OptionParts, scope: ex.Scope, slow: Callable[..., Any], what
     if not exists and not all(_distinct(s, scope) for s in parts.sources):
         w.emit(f"{out} = unique_options({out})")
     result = "False" if exists else out
-    name = f"{'any' if exists else 'list'}{next(_counter)}"
+    name = f"{'any' if exists else 'list'}{next(hooks.numbers)}"
     head = [f"def {name}(env):"]
     head += [f"    {var} = {code}" for var, code in w.prologue.items()]
     head += ["    s0 = env.steps", "    n0 = len(env.cache)"]

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.compile import memo
 from interpreter.errors import BudgetError, Diagnostic, Location, RuleError, did_you_mean
 from interpreter.run.budget import (
     DEFAULT_LIMITS,
@@ -865,7 +866,7 @@ def weigh(node: ast.AST, scope: Scope) -> int:
 def weigh_text(text: str, scope: Scope) -> int:
     """`weigh` for expression text (0 for text that does not parse: it never runs)."""
     try:
-        return weigh(parse(text), scope)
+        return weigh(parse_to_read(text), scope)
     except ExpressionError:
         return 0
 
@@ -911,8 +912,14 @@ def parse(text: str) -> ast.expr:
                 raise ExpressionError(f"'{word}' is a reserved word and cannot be a name here",
                                       match.start(), hint=RESERVED_HINT) from None
         raise ExpressionError(f"syntax error in expression: {exc.msg}", offset) from None
-    _check_nesting(tree.body)
+    memo.SHALLOW.get(stripped, lambda: _check_nesting(tree.body))
     return tree.body
+
+
+def parse_to_read(text: str) -> ast.expr:
+    """`parse`, remembered, for analyses that only read the tree and keep no node: the
+    same tree object is handed to every caller (memo.TREES), so none may change it."""
+    return memo.TREES.get(text, lambda: parse(text))
 
 
 def _too_deep() -> str:
@@ -920,8 +927,9 @@ def _too_deep() -> str:
             "split it into definitions")
 
 
-def _check_nesting(root: ast.AST) -> None:
-    """Refuse trees deeper than MAX_NESTING before anything recursive walks them."""
+def _check_nesting(root: ast.AST) -> bool:
+    """Refuse trees deeper than MAX_NESTING before anything recursive walks them (True
+    when within it: parse remembers the texts that are)."""
     stack = [(root, 1)]
     while stack:
         node, depth = stack.pop()
@@ -929,6 +937,7 @@ def _check_nesting(root: ast.AST) -> None:
             raise ExpressionError(_too_deep(), getattr(node, "col_offset", 0))
         for child in ast.iter_child_nodes(node):
             stack.append((child, depth + 1))
+    return True
 
 
 def compile_expression(text: str, scope: Scope, params: list[str] | None = None,
@@ -962,7 +971,7 @@ def parameter_uses(text: str, params: list[str]) -> dict[str, tuple[int, bool]]:
     """
     uses = {p: [0, False] for p in params}
     try:
-        tree = parse(text)
+        tree = parse_to_read(text)
     except ExpressionError:
         return {p: (0, True) for p in params}
 
@@ -995,7 +1004,7 @@ def inlined_size(text: str, size_of: Callable[[str, list[ast.expr]], int | None]
     where the call stays a call. Text that does not parse counts as too large: it
     never runs."""
     try:
-        tree = parse(text)
+        tree = parse_to_read(text)
     except ExpressionError:
         return MAX_INLINED + 1, 0
     own = added = 0
@@ -1013,7 +1022,7 @@ def inlined_size(text: str, size_of: Callable[[str, list[ast.expr]], int | None]
 def names_used(text: str) -> set[str]:
     """Every bare name an expression mentions (for dependency checks)."""
     try:
-        tree = parse(text)
+        tree = parse_to_read(text)
     except ExpressionError:
         return set()
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
