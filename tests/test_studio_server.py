@@ -166,6 +166,16 @@ def test_the_workspace_lists_its_files(client: TestClient, folder: Path) -> None
     assert listing["roots"] == [str(folder.resolve())]
 
 
+def test_the_computer_players_on_offer_are_the_clis(client: TestClient) -> None:
+    from interpreter.agents import AGENTS
+
+    offered = {a["name"]: a for a in client.get("/api/agents").json()["agents"]}
+    assert list(offered) == list(AGENTS)
+    assert offered["random"]["sees_hidden"] is False and offered["mcts"]["sees_hidden"] is True
+    assert all(a["help"] for a in offered.values())
+    assert client.get("/api/agents", headers={"X-Studio-Token": "wrong"}).status_code == 403
+
+
 def test_a_workspace_opens_a_file_or_a_folder(folder: Path) -> None:
     ws = Workspace.open(folder / "connect-four.yaml")
     assert ws.roots == (folder.resolve(),) and ws.start == "connect-four.yaml"

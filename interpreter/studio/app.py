@@ -233,6 +233,9 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
         return await threaded(workspace_module.new_variant, ws, data.get("base"),
                               data.get("name"))
 
+    async def agents(request: Request) -> Response:
+        return JSON({"agents": computer_players()})
+
     routes: list[BaseRoute] = [
         Route("/", index),
         Route("/api/workspace", workspace),
@@ -242,6 +245,7 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
         Route("/api/check", check_route, methods=["POST"]),
         Route("/api/new", new_game, methods=["POST"]),
         Route("/api/variant", new_variant, methods=["POST"]),
+        Route("/api/agents", agents),
         *play.routes(ws),
         *panels.routes(ws),
         *language.routes(ws),
@@ -266,3 +270,13 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
                                         TabletopError: tabletop_error, Exception: crashed})
     app.state.workspace = ws
     return app
+
+
+def computer_players() -> list[dict[str, Any]]:
+    """The computer players a seat may be given in play mode (`tabletop play`'s), each
+    with its first line of help and whether it reads what the game hides."""
+    from interpreter.agents import AGENTS, sees_hidden
+
+    return [{"name": name, "title": name, "sees_hidden": sees_hidden(name),
+             "help": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""}
+            for name, cls in AGENTS.items()]

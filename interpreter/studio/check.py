@@ -2,7 +2,10 @@
 prints them (with did-you-mean hints turned into quick fixes), and the set-up table.
 
 A ruleset is checked the way `tabletop validate` checks it (`load_ruleset_text` with the
-file's real path, so `extends:` works, then `compile_game` on the careful path); a tests
+file's real path, so `extends:` works, then `compile_game`), compiled to the generated code
+the game plays with (it finds the same problems as the careful path, sets up a game that
+deals under conditions several times faster, and recompiles an edited ruleset from the
+compiler's memories); a tests
 file the way `tabletop test` loads it (`load_scenario_file`). The set-up position is the
 game's start for the chosen players, options and seed, drawn as the browser table draws
 it for a spectator. The last few results are kept by the text and the set-up asked for,
@@ -21,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from interpreter.assemble.game import compile_game
+from interpreter.assemble.game import compile_game_once
 from interpreter.docs.diagrams import table_pictures
 from interpreter.errors import Diagnostic, RuleError, RulesetError, TabletopError
 from interpreter.load.catalog import TESTS_SUFFIX
@@ -38,12 +41,6 @@ KEPT = 16
 WORD = re.compile(r"[A-Za-z0-9_.\-]+")
 QUOTED = re.compile(r"'([^']+)'")
 SEEDS = range(0, 2**63)
-SLOW_SETUP_MS = 150.0
-"""A set-up slower than this on the careful path: that file's next checks compile the
-generated code (which costs more to compile, finds the same problems, and sets up a
-game whose set-up deals under conditions several times faster)."""
-GENERATED: set[str] = set()
-"""The files whose checks compile the generated code (their set-up was slow without)."""
 
 _texts = threading.local()
 """Tests files' drafts this thread reads in place of the files (see `drafts_read`)."""
@@ -292,10 +289,8 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
     warnings: list[Diagnostic] = []
     t1 = time.perf_counter()
     try:
-        # as `tabletop validate` does: the careful path checks every rule, and is the
-        # quickest to compile; a game whose set-up is slow on it gets the generated code
-        generate = str(path) in GENERATED
-        game = compile_game(loaded, options, generate=generate)
+        # kept by path, content and options: the language's names reuse this game
+        game = compile_game_once(loaded, options)
     except RulesetError as exc:
         return fail(exc.diagnostics)
     except TabletopError as exc:
@@ -303,7 +298,7 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
             return fail([_plain_error(exc)])
         warnings.append(_plain_error(exc))  # a preview option this game lacks
         try:
-            game = compile_game(loaded, {}, generate=generate)
+            game = compile_game_once(loaded, {})
         except TabletopError as again:
             return fail([again.diagnostics[0] if isinstance(again, RulesetError)
                          else _plain_error(again)])
@@ -324,8 +319,6 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
         return fail([_plain_error(exc), *warnings])
     finally:
         timing["setup"] = _ms(t2)
-        if not generate and timing["setup"] > SLOW_SETUP_MS:
-            GENERATED.add(str(path))
     t3 = time.perf_counter()
     try:
         out["table"] = {**table_json(game, state, seed), "players": chosen}

@@ -99,7 +99,7 @@ class KnownCache:
     def build(self, name: str, text: str) -> Known | None:
         """The names of `text` (a tests file: of its ruleset), with its base's parts; None
         when it does not load."""
-        from interpreter.assemble.game import compile_game
+        from interpreter.assemble.game import compile_game_once
         from interpreter.errors import TabletopError
         from interpreter.load.loader import load_ruleset_text
 
@@ -118,7 +118,7 @@ class KnownCache:
                         break
                 else:
                     loaded = load_ruleset_text(each or self.ws.read_disk(path), str(path))
-                known = known_from(loaded, compile_game(loaded, {}), str(path))
+                known = known_from(loaded, compile_game_once(loaded, {}), str(path))
                 break
             except (TabletopError, StudioError, OSError, ValueError):
                 continue
@@ -146,7 +146,7 @@ class KnownCache:
         """A variant's base's parts (by name: a bundled game; a path: a file of the
         workspace), cached while the base is unchanged."""
         from interpreter.api import load
-        from interpreter.assemble.game import compile_game
+        from interpreter.assemble.game import compile_game_once
         from interpreter.errors import TabletopError
 
         try:
@@ -160,7 +160,7 @@ class KnownCache:
                 hit = self.bases.get(stamp)
             if hit is not None:
                 return hit
-            done = with_base(Known(), ref, loaded, compile_game(loaded, {}))
+            done = with_base(Known(), ref, loaded, compile_game_once(loaded, {}))
         except (TabletopError, StudioError, OSError, ValueError):
             return None
         with self.lock:

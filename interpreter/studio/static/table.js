@@ -199,7 +199,9 @@ export function mount(element, studio) {
         onchange: (e) => { state.seats[seat] = e.target.value; } });
       select.append(el("option", { value: "you", text: "you" }));
       for (const agent of state.agents) {
-        select.append(el("option", { value: agent.name, text: `computer: ${agent.title || agent.name}` }));
+        const hint = agent.sees_hidden ? " (sees what the game hides)" : "";
+        select.append(el("option", { value: agent.name, title: agent.help || "",
+          text: `computer: ${agent.title || agent.name}${hint}` }));
       }
       select.value = state.seats[seat] || "you";
       if (select.value === "") select.value = "you";
@@ -375,6 +377,13 @@ export function mount(element, studio) {
   studio.on("opened", (opened) => {
     if (state.view && opened && opened.rulesetPath !== state.rulesetPath) back.click();
   });
+  // the computer players on offer (`tabletop play`'s): random until the server answers
+  studio.api("GET", "/api/agents").then((reply) => {
+    if (reply && Array.isArray(reply.agents) && reply.agents.length) {
+      state.agents = reply.agents;
+      renderSeats();
+    }
+  }).catch(() => { /* keep random */ });
   const now = studio.current && studio.current();
   if (now && now.check) onChecked(now.check);
 }
