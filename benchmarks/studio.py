@@ -260,7 +260,8 @@ def summary(times: list[float], splits: list[dict[str, Any]]) -> dict[str, Any]:
               for k in SPLIT}
     return {"n": len(times), "min_ms": round(min(times), 1),
             "median_ms": round(statistics.median(times), 1), "max_ms": round(max(times), 1),
-            "server_ms": server, "kept": sum(1 for s in splits if s.get("kept"))}
+            "server_ms": server, "kept": sum(1 for s in splits if s.get("kept")),
+            "slowest_server_ms": float(splits[times.index(max(times))].get("total", 0.0))}
 
 
 def table(results: list[dict[str, Any]]) -> str:

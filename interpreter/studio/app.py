@@ -10,10 +10,11 @@ address. Routes of the panels (tests, balance, rulebook) and of the language ser
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -29,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from interpreter.errors import TabletopError
 from interpreter.serve.guard import HEADERS, origin_allowed
+from interpreter.studio.collector import IdleCollector
 from interpreter.studio.workspace import StudioError, Workspace
 
 log = logging.getLogger("tabletop.studio")
@@ -72,10 +74,12 @@ class Guard:
     """Host, Origin, token and body size of every request, and the security headers of
     every response."""
 
-    def __init__(self, app: ASGIApp, token: str, port: int) -> None:
+    def __init__(self, app: ASGIApp, token: str, port: int,
+                 collector: IdleCollector | None = None) -> None:
         self.app = app
         self.token = token
         self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
+        self.collector = collector
 
     def refusal(self, scope: Scope) -> tuple[str, int] | None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
@@ -117,6 +121,8 @@ class Guard:
             await _refuse(scope, *problem)(scope, receive, send_with_headers)
             return
         if scope.get("method") in ("POST", "PUT", "PATCH", "DELETE"):
+            if self.collector is not None:
+                self.collector.busy()  # a check, a move, a run: no full collection now
             body = bytearray()
             more = True
             while more:
@@ -265,9 +271,22 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
         return JSON({"error": f"the studio failed: {exc!r} (a bug: please report it)"},
                     status_code=500)
 
-    app = Starlette(routes=routes, middleware=[Middleware(Guard, token=token, port=port)],
+    collector = IdleCollector()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        collector.start()
+        try:
+            yield
+        finally:
+            collector.stop()
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(Guard, token=token, port=port,
+                                           collector=collector)],
                     exception_handlers={StudioError: studio_error,
                                         TabletopError: tabletop_error, Exception: crashed})
+    app.state.collector = collector
     app.state.workspace = ws
     return app
 

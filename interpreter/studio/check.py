@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from interpreter.assemble.game import compile_game_once
+from interpreter.assemble.game import compile_game
 from interpreter.docs.diagrams import table_pictures
 from interpreter.errors import Diagnostic, RuleError, RulesetError, TabletopError
 from interpreter.load.catalog import TESTS_SUFFIX
@@ -41,6 +41,32 @@ KEPT = 16
 WORD = re.compile(r"[A-Za-z0-9_.\-]+")
 QUOTED = re.compile(r"'([^']+)'")
 SEEDS = range(0, 2**63)
+
+GAMES_KEPT = 2
+"""Compiled games kept (the last text's, and the one before it for a check that races
+the language's names): few, because every game kept is traversed by each full garbage
+collection, about 15 ms a game for the largest bundled ruleset."""
+_games: OrderedDict[tuple[str, str, str], Game] = OrderedDict()
+_games_lock = threading.Lock()
+
+
+def compiled(loaded: LoadedRuleset, options: dict[str, Any]) -> Game:
+    """`compile_game` (the generated code the game plays with), kept by the file's path,
+    its content and the options, so that the check and the language's names of one text
+    compile it once."""
+    key = (loaded.path, loaded.content_hash, json.dumps(options, sort_keys=True, default=str))
+    with _games_lock:
+        hit = _games.get(key)
+        if hit is not None:
+            _games.move_to_end(key)
+            return hit
+    game = compile_game(loaded, options)
+    with _games_lock:
+        _games[key] = game
+        while len(_games) > GAMES_KEPT:
+            _games.popitem(last=False)
+    return game
+
 
 _texts = threading.local()
 """Tests files' drafts this thread reads in place of the files (see `drafts_read`)."""
@@ -290,7 +316,7 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
     t1 = time.perf_counter()
     try:
         # kept by path, content and options: the language's names reuse this game
-        game = compile_game_once(loaded, options)
+        game = compiled(loaded, options)
     except RulesetError as exc:
         return fail(exc.diagnostics)
     except TabletopError as exc:
@@ -298,7 +324,7 @@ def check_ruleset(ws: Workspace, path: Path, text: str, players: int | None,
             return fail([_plain_error(exc)])
         warnings.append(_plain_error(exc))  # a preview option this game lacks
         try:
-            game = compile_game_once(loaded, {})
+            game = compiled(loaded, {})
         except TabletopError as again:
             return fail([again.diagnostics[0] if isinstance(again, RulesetError)
                          else _plain_error(again)])

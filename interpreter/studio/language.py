@@ -99,9 +99,9 @@ class KnownCache:
     def build(self, name: str, text: str) -> Known | None:
         """The names of `text` (a tests file: of its ruleset), with its base's parts; None
         when it does not load."""
-        from interpreter.assemble.game import compile_game_once
         from interpreter.errors import TabletopError
         from interpreter.load.loader import load_ruleset_text
+        from interpreter.studio.check import compiled
 
         path = self.ws.resolve(name)
         with self.lock:
@@ -118,7 +118,7 @@ class KnownCache:
                         break
                 else:
                     loaded = load_ruleset_text(each or self.ws.read_disk(path), str(path))
-                known = known_from(loaded, compile_game_once(loaded, {}), str(path))
+                known = known_from(loaded, compiled(loaded, {}), str(path))
                 break
             except (TabletopError, StudioError, OSError, ValueError):
                 continue
