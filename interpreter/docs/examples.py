@@ -108,15 +108,18 @@ def example_value(game: Game, value: Any) -> str:
     return str(value)
 
 
-def case_examples(game: Game, loaded: LoadedRuleset, base: str) -> list[CaseExampleDoc]:
-    """The examples of the game's tests file (``<game>.tests.yaml`` next to the ruleset):
-    its cases marked ``example:``, in the file's order."""
+def case_examples(game: Game, loaded: LoadedRuleset, base: str,
+                  tests_text: str | None = None) -> list[CaseExampleDoc]:
+    """The examples of the game's tests file (``<game>.tests.yaml`` next to the ruleset,
+    or `tests_text` as its text: an editor's draft): its cases marked ``example:``, in
+    the file's order."""
     tests = tests_file_for(Path(loaded.path))
-    if not tests.is_file():
+    if tests_text is None and not tests.is_file():
         return []
-    suite = load_scenario_file(tests)
+    suite = load_scenario_file(tests, text=tests_text)
     marked = [p for p in suite.cases if p.case.example is not None]
-    lines = tests.read_text(encoding="utf-8").splitlines() if marked else []
+    text = tests.read_text(encoding="utf-8") if tests_text is None and marked else tests_text
+    lines = (text or "").splitlines() if marked else []
     out = []
     for n, prepared in enumerate(marked, 1):
         try:

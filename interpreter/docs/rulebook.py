@@ -1141,8 +1141,10 @@ def _player_layer(game: Game, d: Describer, variables: list[dict[str, Any]]) -> 
         end=as_markdown(_player_end(game, d)), scoring=as_markdown(_score_terms(game, d)))
 
 
-def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
-    """The rulebook of one ruleset (default options, the fewest players)."""
+def build_rulebook(loaded: LoadedRuleset, base: str = "", tests_text: str | None = None
+                   ) -> Rulebook:
+    """The rulebook of one ruleset (default options, the fewest players); its worked
+    examples from `tests_text` when given (an editor's draft of its tests file)."""
     game = compile_game_once(loaded, {})
     d = describer_for(game, RulebookDescriber, emphasis=True)
     info = game.ruleset.game
@@ -1193,7 +1195,7 @@ def build_rulebook(loaded: LoadedRuleset, base: str = "") -> Rulebook:
     book.players = _player_layer(game, d, book.variables)
     book.panels, panels_note = _panels(game, base, d)
     book.panels_note = as_markdown(panels_note)
-    book.case_examples = case_examples(game, loaded, base)
+    book.case_examples = case_examples(game, loaded, base, tests_text)
     book.diagrams = [legend, *([book.panels] if book.panels else []), setup_diagram,
                      *(dg for x in book.case_examples for dg in x.diagrams())]
     return book

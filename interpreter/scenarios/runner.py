@@ -33,7 +33,14 @@ from interpreter.errors import (
     did_you_mean,
 )
 from interpreter.load.catalog import TESTS_SUFFIX, find_ruleset, rulesets_dir, tests_file_for
-from interpreter.load.yaml_source import LocatedDict, LocatedList, Source, locate, read_yaml
+from interpreter.load.yaml_source import (
+    LocatedDict,
+    LocatedList,
+    Source,
+    locate,
+    parse_yaml,
+    read_yaml,
+)
 from interpreter.located import Expr
 from interpreter.play.game import Game, normalize_notation, show_value
 from interpreter.run.state import State
@@ -145,8 +152,11 @@ def discover(args: Iterable[str] = ()) -> list[Path]:
 class _Loader:
     """Validates one tests file and resolves its cases, collecting every problem."""
 
-    def __init__(self, path: Path, ruleset: Path | None = None) -> None:
+    def __init__(self, path: Path, ruleset: Path | None = None, text: str | None = None
+                 ) -> None:
         self.path = path
+        self.text = text
+        """The file's text when it is not (yet) what is on disk: an editor's draft."""
         self.against = ruleset
         """Another ruleset to run the cases on: a case that does not fit it is set aside
         (in `unprepared`), not an error of the file."""
@@ -161,7 +171,8 @@ class _Loader:
         self.diagnostics.append(self.source.diagnostic(message, loc, expected, hint))
 
     def load(self) -> ScenarioSuite:
-        tree, self.source = read_yaml(self.path)
+        tree, self.source = (read_yaml(self.path) if self.text is None
+                             else parse_yaml(self.text, str(self.path)))
         self.tree = tree
         if not isinstance(tree, dict):
             raise RulesetError([self.source.diagnostic(
@@ -368,11 +379,12 @@ def _diagnostic_order(d: Diagnostic) -> tuple[int, int, int]:
     return (0, loc.line, loc.col) if loc else (1, 0, 0)
 
 
-def load_scenario_file(path: str | Path, ruleset: str | Path | None = None
-                       ) -> ScenarioSuite:
+def load_scenario_file(path: str | Path, ruleset: str | Path | None = None,
+                       text: str | None = None) -> ScenarioSuite:
     """Read and check a tests file; RulesetError lists every problem with its place.
-    With `ruleset`, its cases are prepared for that ruleset instead of their own."""
-    return _Loader(Path(path), Path(ruleset) if ruleset is not None else None).load()
+    With `ruleset`, its cases are prepared for that ruleset instead of their own; with
+    `text`, that is the file's text (an editor's unsaved draft) instead of the disk's."""
+    return _Loader(Path(path), Path(ruleset) if ruleset is not None else None, text).load()
 
 
 def _turn_locals(game: Game) -> frozenset[str]:

@@ -29,7 +29,6 @@ from interpreter.docs.diagrams import table_pictures
 from interpreter.errors import Diagnostic, RuleError, RulesetError, TabletopError
 from interpreter.load.catalog import TESTS_SUFFIX
 from interpreter.load.loader import LoadedRuleset, load_ruleset_text
-from interpreter.load.yaml_source import parse_yaml, read_yaml
 from interpreter.play.game import Game
 from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
@@ -66,40 +65,6 @@ def compiled(loaded: LoadedRuleset, options: dict[str, Any]) -> Game:
         while len(_games) > GAMES_KEPT:
             _games.popitem(last=False)
     return game
-
-
-_texts = threading.local()
-"""Tests files' drafts this thread reads in place of the files (see `drafts_read`)."""
-
-
-def _read_yaml(path: str | Path) -> tuple[Any, Any]:
-    """The scenario loader's `read_yaml`, reading a draft when this thread has one for
-    the path: a tests file is checked exactly as `tabletop test` loads it, from the text
-    in the editor."""
-    texts: dict[str, str] | None = getattr(_texts, "texts", None)
-    if texts:
-        text = texts.get(str(Path(path)))
-        if text is not None:
-            return parse_yaml(text, str(path))
-    return read_yaml(path)
-
-
-# The scenario loader reads a tests file with `read_yaml(path)`; reading a draft instead
-# (in the threads that ask, see `drafts_read`) keeps `tabletop test`'s own loader as the
-# one that checks the editor's text, rather than a copy of it here.
-runner.read_yaml = _read_yaml  # type: ignore[attr-defined]
-
-
-@contextmanager
-def drafts_read(texts: dict[Path, str]) -> Iterator[None]:
-    """While inside, the scenario loader reads these texts (in this thread only) in place
-    of the files at those paths."""
-    before = getattr(_texts, "texts", None)
-    _texts.texts = {**(before or {}), **{str(p): t for p, t in texts.items()}}
-    try:
-        yield
-    finally:
-        _texts.texts = before
 
 
 # -- diagnostics -------------------------------------------------------------------------------
@@ -383,8 +348,8 @@ def check_tests(ws: Workspace, path: Path, text: str, ruleset: Path, players: in
     t0 = time.perf_counter()
     diagnostics: list[dict[str, Any]] = []
     try:
-        with drafts_read({path: text}), ruleset_draft(ws, ruleset):
-            suite = runner.load_scenario_file(path)
+        with ruleset_draft(ws, ruleset):
+            suite = runner.load_scenario_file(path, text=text)
         files.append(str(suite.path))
     except RulesetError as exc:
         diagnostics = [diagnostic_json(d, ws, path, lines) for d in exc.diagnostics]

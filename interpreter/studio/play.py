@@ -323,12 +323,12 @@ def _check_case(ws: Workspace, session: Session, tests: Path, text: str, name: s
     does, on the new text (a file whose older part has problems is still written: the
     new case adds none)."""
     from interpreter.scenarios import runner
-    from interpreter.studio.check import drafts_read, ruleset_draft
+    from interpreter.studio.check import ruleset_draft
 
     ruleset = ws.resolve(session.ruleset)
-    with drafts_read({tests: text}), ruleset_draft(ws, ruleset):
+    with ruleset_draft(ws, ruleset):
         try:
-            suite = runner.load_scenario_file(tests)
+            suite = runner.load_scenario_file(tests, text=text)
         except RulesetError as exc:
             ours = [d for d in exc.diagnostics if d.location is None or (
                 Path(d.location.path) == tests and d.location.line >= line)]

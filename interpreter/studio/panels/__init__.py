@@ -2,11 +2,11 @@
 CLI's own code (`tabletop test`, `tabletop analyze`, `tabletop docs`) on the editor's
 drafts instead of the files on disk.
 
-Those commands read rulesets by path (`interpreter.api.load`) and tests files by path
-(the scenario runner's reader). `drafts_in_force` makes both give the drafts for as
-long as a panel runs: the rulesets are carried (`api.carry`, what a Ray worker uses to
-play rulesets it cannot read), the tests files are read from their drafts in this
-thread (`check.drafts_read`, as /api/check loads a tests file).
+Those commands read rulesets by path (`interpreter.api.load`). `drafts_in_force` makes
+that give the drafts for as long as a panel runs: they are carried (`api.carry`, what a
+Ray worker uses to play rulesets it cannot read). A tests file's draft is given to the
+scenario runner as its text (`load_scenario_file(path, text=...)`); the rulebook's worked
+examples are read from the saved tests file.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from interpreter.errors import RulesetError
 from interpreter.load.catalog import TESTS_SUFFIX
 from interpreter.load.loader import LoadedRuleset
 from interpreter.simulate.playout import forget_games
-from interpreter.studio.check import diagnostic_json, drafts_read
+from interpreter.studio.check import diagnostic_json
 from interpreter.studio.workspace import StudioError, Workspace
 
 # -- the drafts in force ------------------------------------------------------------------
@@ -71,16 +71,14 @@ def carrying(rulesets: Mapping[str, LoadedRuleset]) -> Iterator[None]:
 def drafts_in_force(ws: Workspace, *, ruleset: str | None = None
                     ) -> Iterator[dict[Path, RulesetError]]:
     """While the block runs, the CLI's loaders read the editor's drafts: every ruleset
-    draft that loads is carried, every tests file draft is read instead of its file.
+    draft that loads is carried.
     Yields the drafts that do not load (path → their error). With `ruleset` (a name),
     that ruleset's text (draft or disk) must load: StudioError otherwise, carrying its
     diagnostics (see `invalid`)."""
     loaded: dict[str, LoadedRuleset] = {}
     broken: dict[Path, RulesetError] = {}
-    texts: dict[Path, str] = {}
-    for path, text in list(ws.drafts.items()):
+    for path in list(ws.drafts):
         if path.name.endswith(TESTS_SUFFIX):
-            texts[path] = text
             continue
         try:
             loaded[str(path)] = ws.loaded(ws.shown(path))
@@ -97,7 +95,7 @@ def drafts_in_force(ws: Workspace, *, ruleset: str | None = None
                 loaded[str(path)] = ws.loaded(ruleset)
             except RulesetError as exc:
                 raise invalid(ws, exc, path) from None
-    with drafts_read(texts), carrying(loaded):
+    with carrying(loaded):
         yield broken
 
 

@@ -25,15 +25,16 @@ from interpreter.studio.workspace import StudioError, Workspace
 KEPT_PAGES = 16
 
 
-def page_html(loaded: LoadedRuleset) -> str:
+def page_html(loaded: LoadedRuleset, tests_text: str | None = None) -> str:
     """The rulebook page of a loaded ruleset, as the browser table's /rules/ page makes
-    it (a variant: its page of differences)."""
+    it (a variant: its page of differences); its worked examples from `tests_text` when
+    given (the editor's draft of its tests file)."""
     from interpreter.docs.build import environment, print_html, print_variant_html
     from interpreter.docs.rulebook import build_rulebook
     from interpreter.docs.variant_page import build_variant_page
 
     if loaded.variant is None:
-        return print_html(environment(), build_rulebook(loaded))
+        return print_html(environment(), build_rulebook(loaded, tests_text=tests_text))
     return print_variant_html(environment(), build_variant_page(loaded))
 
 
@@ -77,7 +78,7 @@ class Rulebooks:
                     hit = self.pages.get(key)
                 if hit is not None:
                     return hit, 200
-                text = page_html(loaded)
+                text = page_html(loaded, self.ws.drafts.get(self.ws.tests_path(name)))
         except InvalidRuleset as exc:
             return _problem_page(title, [d["rendered"] for d in exc.diagnostics]), 422
         except RulesetError as exc:

@@ -49,7 +49,7 @@ def _load_suite(ws: Workspace, tests: Path) -> ScenarioSuite:
         raise StudioError(f"there is no tests file {ws.shown(tests)} yet: save a case from "
                           "the table (or create the file) first", 404)
     try:
-        return load_scenario_file(tests)
+        return load_scenario_file(tests, text=ws.drafts.get(tests))
     except RulesetError as exc:
         raise invalid(ws, exc, tests) from None
 
