@@ -73,6 +73,16 @@ def test_a_top_level_key_is_offered_with_its_description() -> None:
     assert "zones" not in labels(reply)  # filtered by what is typed
 
 
+def test_types_are_said_in_the_designers_words_not_the_engines_class_names() -> None:
+    import re
+
+    reply = complete("tabletop: 1\n", "g.yaml", 2, 1)
+    details = {o["label"]: o["detail"] for o in reply["options"]}
+    assert details["pieces"].startswith("mapping")  # not "PiecesDecl"
+    assert not [d for d in details.values() if re.search(r"[a-z][A-Z]", d)]
+    assert hover("tabletop: 1\npieces:\n", "g.yaml", 2, 2)["title"] == "pieces: mapping"
+
+
 def test_a_nested_key_under_a_zone_leaves_out_the_keys_it_has() -> None:
     text = "zones:\n  - id: board\n    per_seat: false\n    \n    label: Board\n"
     reply = complete(text, "g.yaml", 4, 5)

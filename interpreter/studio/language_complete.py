@@ -117,6 +117,7 @@ def _key_options(index: SchemaIndex, root: dict[str, Any], ctx: Context,
         if key in ctx.siblings:
             continue
         kind, info = index.describe(sub)
+        kind = "mapping" if kind == key.replace("_", " ") else kind
         detail = kind + (" (required)" if key in required and not now else "")
         if key in now:
             detail = f"{now[key]['detail']} · {detail}"

@@ -131,6 +131,7 @@ def _hover_key(index: SchemaIndex, root: dict[str, Any], text: str, n: int, ctx:
     if sub is None:
         return None
     kind, info = index.describe(sub)
+    kind = "mapping" if kind == key.replace("_", " ") else kind  # `pieces: pieces` says nothing
     return (f"{key}: {kind}" if kind else key, info or "(no description)")
 
 

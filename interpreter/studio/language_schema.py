@@ -11,6 +11,7 @@ schema giving them no mark of their own.
 from __future__ import annotations
 
 import copy
+import re
 import typing
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -136,6 +137,13 @@ class SchemaIndex:
         return " | ".join(types[:4]), text
 
 
+def _title_words(title: str) -> str:
+    """A schema model's title in the designer's words: `PiecesDecl` → "pieces",
+    `PieceSet` → "piece set" (the classes' names are the engine's, not the language's)."""
+    bare = re.sub(r"(Decl|Def)$", "", title)
+    return " ".join(w.lower() for w in re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", bare))
+
+
 def _type_word(alt: dict[str, Any], index: SchemaIndex) -> str:
     if alt.get("x-template"):
         return "text template"
@@ -153,7 +161,7 @@ def _type_word(alt: dict[str, Any], index: SchemaIndex) -> str:
         inner = _type_word(items[0], index) if len(items) == 1 else ""
         return f"list of {inner}" if inner else "list"
     if kind == "object":
-        return alt.get("title") or "mapping"
+        return _title_words(str(alt.get("title") or "")) or "mapping"
     if kind == "null":
         return ""
     words = {"string": "text", "integer": "whole number", "number": "number",
