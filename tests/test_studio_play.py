@@ -82,6 +82,18 @@ def test_the_designer_plays_every_seat_and_undoes(client: TestClient) -> None:
     assert "nothing" in again["error"] or "no decision" in again["error"]
 
 
+def test_the_games_variables_are_shown_in_its_words(client: TestClient, folder: Path
+                                                    ) -> None:
+    shutil.copy(rulesets_dir() / "pig.yaml", folder / "pig.yaml")
+    preview = post(client, "/api/check", {"path": "pig.yaml",
+                                          "text": (folder / "pig.yaml").read_text()})
+    assert {"label": "Score", "text": "Player 1: 0 · Player 2: 0"} in \
+        preview["table"]["variables"]
+    view = post(client, "/api/play", {"path": "pig.yaml"})
+    assert [v["label"] for v in view["variables"]] == ["Score", "This turn's total"]
+    assert post(client, "/api/play", {"path": "connect-four.yaml"})["variables"] == []
+
+
 def test_a_computer_seat_answers_and_undo_takes_its_move_back(client: TestClient) -> None:
     view = post(client, "/api/play", {"path": "connect-four.yaml", "seats": {"2": "random"}})
     view = choose(client, view, "d1")

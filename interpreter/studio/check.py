@@ -34,6 +34,7 @@ from interpreter.run.state import State
 from interpreter.run.view import SPECTATOR, view
 from interpreter.scenarios import runner
 from interpreter.studio.workspace import StudioError, Workspace
+from interpreter.view.shown import variable_lines
 
 KEPT = 16
 """Results kept (a few files, each with a few set-ups)."""
@@ -163,7 +164,9 @@ def table_json(game: Game, state: State, seed: int) -> dict[str, Any]:
     """The position as a spectator sees it, drawn as the browser table draws it."""
     seen = view(game, state, SPECTATOR)
     svg, _ = table_pictures(game, seen, None, game.title)
-    return {"svg": svg, "seed": seed, "deciding": seen["deciding"], "prompt": seen["prompt"]}
+    return {"svg": svg, "seed": seed, "deciding": seen["deciding"], "prompt": seen["prompt"],
+            "variables": [{"label": label, "text": text}
+                          for label, text in variable_lines(game, seen)]}
 
 
 # -- the check ---------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from interpreter.run.view import SPECTATOR, view
 from interpreter.serve.app import log_lines
 from interpreter.simulate.playout import decide, seat_agents
 from interpreter.studio.workspace import StudioError, Workspace
+from interpreter.view.shown import variable_lines
 
 MAX_SESSIONS = 16
 """Play sessions kept; a new one beyond this drops the oldest."""
@@ -138,6 +139,8 @@ def play_view(session: Session) -> dict[str, Any]:
             "options": [{"index": o.index, "notation": o.notation, "label": o.label}
                         for o in options],
             "log": log_lines(cast(Any, session), seen["log"]),
+            "variables": [{"label": label, "text": text}
+                          for label, text in variable_lines(game, seen)],
             "moves": list(session.moves), "over": bool(seen["over"]),
             "winners": list(seen["winners"] or []), "can_undo": bool(session.undo)}
 

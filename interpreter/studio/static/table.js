@@ -103,6 +103,8 @@ export function mount(element, studio) {
   const status = el("p", { class: "table-status", id: "table-status", "aria-live": "polite",
     text: "Open a ruleset to see its table." });
   const picture = el("div", { id: "table-svg", class: "table-svg", hidden: true });
+  // the game's variables as the players see them (scores, counters), in its own words
+  const variables = el("dl", { id: "table-variables", class: "table-variables", hidden: true });
 
   const undo = el("button", { id: "undo", type: "button", text: "Undo", title: "Take back your last decision" });
   const saveCase = el("button", { id: "save-case", type: "button", text: "Save as case…",
@@ -123,7 +125,7 @@ export function mount(element, studio) {
     el("div", { class: "table-play-buttons" }, undo, saveCase, back), caseForm, note, choices);
   const logBox = el("details", { class: "play-log-box", open: true, hidden: true },
     el("summary", { text: "Log" }), log);
-  element.append(setup, status, playBar, picture, logBox);
+  element.append(setup, status, playBar, variables, picture, logBox);
 
   // -- set-up ------------------------------------------------------------------------
   function setupChoices() {
@@ -209,6 +211,13 @@ export function mount(element, studio) {
     }
   }
 
+  function showVariables(lines) {
+    const shown = Array.isArray(lines) ? lines : [];
+    variables.replaceChildren(...shown.flatMap((line) => [
+      el("dt", { text: line.label }), el("dd", { text: line.text })]));
+    variables.hidden = shown.length === 0;
+  }
+
   function showPicture(svgText) {
     picture.hidden = false;
     const node = safeSvg(svgText);
@@ -244,6 +253,7 @@ export function mount(element, studio) {
     }
     setup.hidden = false;
     showPicture(check.table.svg);
+    showVariables(check.table.variables);
     const t = check.table;
     const who = t.deciding && t.deciding.length ? `${listOf(t.deciding)} to decide` : "";
     status.textContent = [t.prompt, who].filter(Boolean).join(" — ") || "The set-up.";
@@ -259,6 +269,7 @@ export function mount(element, studio) {
     logBox.hidden = false;
     picture.classList.remove("stale");
     showPicture(view.svg);
+    showVariables(view.variables);
     if (view.over) {
       status.textContent = view.winners && view.winners.length
         ? `The game is over: ${listOf(view.winners)} won.` : "The game is over: no winner.";
