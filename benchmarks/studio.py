@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import socket
@@ -154,7 +155,7 @@ def studio(folder: Path) -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "interpreter.cli", "studio", str(folder), "--no-open",
          "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        cwd=folder)
+        cwd=folder, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []
     found = threading.Event()
 

@@ -15,10 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,6 +34,9 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium executable (install the 'chromium' package); "
     "browsers are not downloaded")
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from studio import studio as launch_studio  # noqa: E402
+
 VARIANT = "yellow-caps.yaml"
 TYPO = "setpu.3"
 """A misspelt address of Caldera's third set-up step (where the caps go): the loader
@@ -52,53 +52,12 @@ WAIT = 30_000
 """Milliseconds to wait for one step's answer (the machine is shared and may be busy)."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture()
 def studio_url(tmp_path: Path) -> Iterator[str]:
     """`tabletop studio` over an empty folder, in a subprocess; its address with the
-    token, read from what it prints."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "interpreter.cli", "studio", str(tmp_path), "--no-open",
-         "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    lines: list[str] = []
-    found = threading.Event()
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.append(line)
-            if "?token=" in line:
-                found.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    try:
-        assert found.wait(60), "the studio printed no address:\n" + "".join(lines)
-        url = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", "".join(lines))
-        assert url, "".join(lines)
-        deadline = time.monotonic() + 30
-        while True:  # the address is printed before uvicorn listens
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the studio did not listen:\n" + "".join(lines)
-                time.sleep(0.1)
-        yield url.group(0)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    token, read from what it prints (the keystroke benchmark's own launcher)."""
+    with launch_studio(tmp_path) as url:
+        yield url
 
 
 @pytest.fixture()

@@ -201,8 +201,10 @@ export function mount(element, studio) {
         onchange: (e) => { state.seats[seat] = e.target.value; } });
       select.append(el("option", { value: "you", text: "you" }));
       for (const agent of state.agents) {
-        const hint = agent.sees_hidden ? " (sees what the game hides)" : "";
-        select.append(el("option", { value: agent.name, title: agent.help || "",
+        const hint = agent.sees_hidden ? " (sees all cards)" : "";
+        select.append(el("option", { value: agent.name,
+          title: [agent.help, agent.sees_hidden ? "It reads what the game hides from its seat." : ""]
+            .filter(Boolean).join(" "),
           text: `computer: ${agent.title || agent.name}${hint}` }));
       }
       select.value = state.seats[seat] || "you";
