@@ -201,7 +201,7 @@ export function mount(element, studio) {
         onchange: (e) => { state.seats[seat] = e.target.value; } });
       select.append(el("option", { value: "you", text: "you" }));
       for (const agent of state.agents) {
-        const hint = agent.sees_hidden ? " (sees all cards)" : "";
+        const hint = agent.sees_hidden ? " (sees hidden facts)" : "";
         select.append(el("option", { value: agent.name,
           title: [agent.help, agent.sees_hidden ? "It reads what the game hides from its seat." : ""]
             .filter(Boolean).join(" "),
