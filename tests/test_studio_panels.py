@@ -82,6 +82,21 @@ def wait(client: TestClient, job: str, timeout: float = 60.0) -> dict[str, Any]:
 # -- tests panel -----------------------------------------------------------------------
 
 
+def test_the_tests_run_in_a_worker_process_and_say_the_same(client: TestClient,
+                                                           ws: Workspace) -> None:
+    import os
+
+    from interpreter.studio.panels import worker
+    from interpreter.studio.panels.tests import run_tests
+
+    draft(ws, "my-game.tests.yaml", TESTS.replace("    winners: [2]\n", "    winners: [1]\n"))
+    there = client.post("/api/tests", json={"path": "my-game.yaml"}).json()
+    assert there == run_tests(ws, "my-game.yaml")  # the same cases, from the same draft
+    assert (there["passed"], there["failed"]) == (2, 0)
+    pids = list(worker.pool()._processes)
+    assert pids and os.getpid() not in pids
+
+
 def test_a_passing_and_a_failing_case(client: TestClient) -> None:
     reply = client.post("/api/tests", json={"path": "my-game.yaml"}).json()
     assert reply["tests_path"] == "my-game.tests.yaml"

@@ -275,10 +275,14 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        from interpreter.studio.panels import worker
+
         collector.start()
+        worker.start()
         try:
             yield
         finally:
+            worker.stop()
             collector.stop()
 
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -158,8 +158,15 @@ def open_case(ws: Workspace, tests_name: Any, index: Any) -> dict[str, Any]:
 
 def routes(ws: Workspace) -> list[BaseRoute]:
     async def tests(request: Request) -> Response:
+        from interpreter.studio.app import JSON
+        from interpreter.studio.panels.worker import in_worker
+
         data = await body(request)
-        return await answer(run_tests, ws, data.get("path"))
+        try:  # in the worker process: see worker.py for why
+            return JSON(await in_worker(ws, "run_tests", data.get("path")))
+        except InvalidRuleset as exc:
+            return JSON({"error": exc.message, "diagnostics": exc.diagnostics},
+                        status_code=exc.status)
 
     async def open_(request: Request) -> Response:
         data = await body(request)
