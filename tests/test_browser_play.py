@@ -500,6 +500,7 @@ def key_move(page: Any, rng: random.Random) -> str:
     arrows among the targets, Enter to pick or choose. What the move was chosen on."""
     before = version(page)
     way = "board"
+    chose = False
     for _ in range(80):
         if version(page) > before:
             return way
@@ -510,6 +511,7 @@ def key_move(page: Any, rng: random.Random) -> str:
                 page.keyboard.press(rng.choice(["ArrowRight", "ArrowLeft", "ArrowDown",
                                                 "ArrowUp"]))
             page.keyboard.press(rng.choice(["Enter", " "]))
+            chose = True
         elif where in ("option", "confirm"):
             way = where
             for _ in range(rng.randrange(3)):
@@ -518,8 +520,14 @@ def key_move(page: Any, rng: random.Random) -> str:
                     page.keyboard.press("Shift+Tab")
                     break
             page.keyboard.press("Enter")
+            chose = True
         elif where == "summary":
             page.keyboard.press("Enter")  # open the group
+        elif where == "none" and chose:
+            # the choice is sent and its target drawn away: the server's answer is on
+            # its way, and a Tab now would take the keys off the board (to the page's
+            # header) before it comes, where no person waiting for it would press one
+            page.wait_for_timeout(50)
         else:
             page.keyboard.press("Tab")
         settle(page)
