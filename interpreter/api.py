@@ -34,6 +34,19 @@ def carry(rulesets: Mapping[str, LoadedRuleset]) -> None:
     _carried.update(rulesets)
 
 
+def carried(path: str) -> LoadedRuleset | None:
+    """The ruleset carried for `path`, if any (what `load` gives instead of the file)."""
+    return _carried.get(path)
+
+
+def uncarry(path: str, restore: LoadedRuleset | None = None) -> None:
+    """`load(path)` reads the file again, or gives `restore` when one is named."""
+    if restore is None:
+        _carried.pop(path, None)
+    else:
+        _carried[path] = restore
+
+
 def load(name_or_path: str | Path) -> LoadedRuleset:
     """A bundled game's name or a path → the validated ruleset (cached while none of its
     files changes; a carried ruleset when one was brought for that path)."""

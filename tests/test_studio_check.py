@@ -14,13 +14,11 @@ import pytest
 warnings.filterwarnings("ignore", message=".*httpx2.*")  # Starlette's note on its test client
 
 from starlette.testclient import TestClient  # noqa: E402
+from studio_support import studio_client  # noqa: E402
 
 from interpreter.load.catalog import rulesets_dir  # noqa: E402
-from interpreter.studio.app import create_app  # noqa: E402
 from interpreter.studio.workspace import Workspace  # noqa: E402
 
-TOKEN = "t"
-BASE = "http://127.0.0.1:8765"
 GAMES = ("connect-four", "nim", "hex", "perudo", "high-rise", "high-rise-black-white-covers")
 
 
@@ -39,8 +37,7 @@ def ws(folder: Path) -> Workspace:
 
 @pytest.fixture
 def client(ws: Workspace) -> TestClient:
-    return TestClient(create_app(ws, TOKEN, 8765), base_url=BASE,
-                      headers={"X-Studio-Token": TOKEN})
+    return studio_client(ws)
 
 
 def check(client: TestClient, path: str, text: str, **more: Any) -> dict[str, Any]:

@@ -16,19 +16,17 @@ import pytest
 warnings.filterwarnings("ignore", message=".*httpx2.*")  # Starlette's note on its test client
 
 from starlette.testclient import TestClient  # noqa: E402
+from studio_support import studio_client  # noqa: E402
 
 from interpreter.api import load  # noqa: E402
 from interpreter.assemble.game import compile_game  # noqa: E402
 from interpreter.compile.functions import FUNCTIONS  # noqa: E402
 from interpreter.load.catalog import rulesets_dir  # noqa: E402
 from interpreter.primitives import PRIMITIVES  # noqa: E402
-from interpreter.studio.app import create_app  # noqa: E402
 from interpreter.studio.language import KnownCache, complete, hover  # noqa: E402
 from interpreter.studio.language_known import Known, known_from, with_base  # noqa: E402
 from interpreter.studio.workspace import Workspace  # noqa: E402
 
-TOKEN = "t"
-BASE = "http://127.0.0.1:8766"
 CALDERA = (rulesets_dir() / "caldera.yaml").read_text(encoding="utf-8")
 
 
@@ -354,8 +352,7 @@ def client(tmp_path: Path) -> TestClient:
     for name in ("caldera.yaml", "caldera.tests.yaml"):
         shutil.copy(rulesets_dir() / name, tmp_path / name)
     ws = Workspace.open(tmp_path)
-    return TestClient(create_app(ws, TOKEN, 8766), base_url=BASE,
-                      headers={"X-Studio-Token": TOKEN})
+    return studio_client(ws)
 
 
 def test_the_routes_complete_and_hover(client: TestClient) -> None:

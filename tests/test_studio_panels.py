@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from studio_support import studio_client
 
 from interpreter import api
 from interpreter.load.catalog import find_ruleset
@@ -60,9 +61,7 @@ def ws(folder: Path) -> Workspace:
 
 @pytest.fixture
 def client(ws: Workspace) -> TestClient:
-    app = create_app(ws, TOKEN, PORT)
-    return TestClient(app, base_url=f"http://127.0.0.1:{PORT}",
-                      headers={"X-Studio-Token": TOKEN})
+    return studio_client(ws)
 
 
 def draft(ws: Workspace, name: str, text: str) -> None:
@@ -134,7 +133,7 @@ def test_the_drafts_run_not_the_files(client: TestClient, ws: Workspace) -> None
     assert "winners: expected [1], found []" in second["report"]
     # nothing of the draft stays behind: `tabletop`'s loader reads the disk again
     path = str(ws.resolve("my-game.yaml"))
-    assert path not in api._carried
+    assert api.carried(path) is None
     assert 'winners: "[current]"' in api.load(path).source.texts[0]
 
 

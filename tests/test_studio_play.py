@@ -14,16 +14,13 @@ import pytest
 warnings.filterwarnings("ignore", message=".*httpx2.*")  # Starlette's note on its test client
 
 from starlette.testclient import TestClient  # noqa: E402
+from studio_support import studio_client  # noqa: E402
 
 from interpreter.assemble.game import compile_game  # noqa: E402
 from interpreter.load.catalog import rulesets_dir  # noqa: E402
 from interpreter.scenarios.runner import run_scenario_files  # noqa: E402
 from interpreter.studio import play  # noqa: E402
-from interpreter.studio.app import create_app  # noqa: E402
 from interpreter.studio.workspace import Workspace  # noqa: E402
-
-TOKEN = "t"
-BASE = "http://127.0.0.1:8765"
 
 
 @pytest.fixture
@@ -40,8 +37,7 @@ def ws(folder: Path) -> Workspace:
 
 @pytest.fixture
 def client(ws: Workspace) -> TestClient:
-    return TestClient(create_app(ws, TOKEN, 8765), base_url=BASE,
-                      headers={"X-Studio-Token": TOKEN})
+    return studio_client(ws)
 
 
 def post(client: TestClient, url: str, body: dict[str, Any] | None = None,

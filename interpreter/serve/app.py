@@ -577,10 +577,12 @@ def _entry(name: str, loaded: LoadedRuleset, game: Game) -> dict[str, Any]:
     return entry
 
 
-def _agent(name: str, cls: type) -> dict[str, Any]:
-    """A computer player on offer: its settings, and whether it reads secrets (and
-    then what to tell the person choosing it)."""
-    out: dict[str, Any] = {"name": name, "sees_hidden": sees_hidden(name), "settings": {
+def agent_entry(name: str, cls: type) -> dict[str, Any]:
+    """A computer player on offer: the first line of its help, its settings, and whether
+    it reads secrets (and then what to tell the person choosing it)."""
+    doc = (cls.__doc__ or "").strip()
+    out: dict[str, Any] = {"name": name, "help": doc.splitlines()[0] if doc else "",
+                           "sees_hidden": sees_hidden(name), "settings": {
         key: {"default": s.default, "help": s.help}
         for key, s in getattr(cls, "SETTINGS", {}).items()}}
     if out["sees_hidden"]:
@@ -636,7 +638,7 @@ def create_app(store: Store, policy: Policy | None = None,
         return JSON(entries)
 
     async def agents(request: Request) -> Response:
-        return JSON([_agent(name, cls) for name, cls in AGENTS.items()])
+        return JSON([agent_entry(name, cls) for name, cls in AGENTS.items()])
 
     async def settings(request: Request) -> Response:
         return JSON({"chosen_seeds": policy.chosen_seeds,

@@ -6,7 +6,7 @@ import ipaddress
 import logging
 import socket
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -163,7 +163,11 @@ def serve(
     typer.echo(f"Tabletop is serving {len(store.saved)} saved game(s) from {store.folder}")
     typer.echo(f"Open http://{shown}:{port}/ in a browser (Ctrl-C stops the server).")
     logging.getLogger("tabletop.serve").setLevel(logging.INFO)
-    server = uvicorn.Server(uvicorn_config(app, host, port))
+    run_server(uvicorn.Server(uvicorn_config(app, host, port)), host, port)
+
+
+def run_server(server: Any, host: str, port: int) -> None:
+    """Run a uvicorn server until Ctrl-C; one clear message when it could not listen."""
     try:
         server.run()
     except SystemExit:  # uvicorn's way of saying it could not start (its log says why)

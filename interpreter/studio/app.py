@@ -240,7 +240,11 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
                               data.get("name"))
 
     async def agents(request: Request) -> Response:
-        return JSON({"agents": computer_players()})
+        from interpreter.agents import AGENTS
+        from interpreter.serve.app import agent_entry
+
+        # the browser table's own list (`tabletop play`'s players)
+        return JSON({"agents": [agent_entry(name, cls) for name, cls in AGENTS.items()]})
 
     routes: list[BaseRoute] = [
         Route("/", index),
@@ -294,12 +298,3 @@ def create_app(ws: Workspace, token: str, port: int) -> Starlette:
     app.state.workspace = ws
     return app
 
-
-def computer_players() -> list[dict[str, Any]]:
-    """The computer players a seat may be given in play mode (`tabletop play`'s), each
-    with its first line of help and whether it reads what the game hides."""
-    from interpreter.agents import AGENTS, sees_hidden
-
-    return [{"name": name, "title": name, "sees_hidden": sees_hidden(name),
-             "help": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""}
-            for name, cls in AGENTS.items()]

@@ -36,7 +36,7 @@ def studio(
     computer only (127.0.0.1), and the address it prints carries a secret token: keep
     it to yourself. Ctrl-C stops it.
     """
-    from interpreter.serve.command import _check_address
+    from interpreter.serve.command import _check_address, run_server
 
     if not 1 <= port <= 65535:
         raise UsageError(f"--port must be from 1 to 65535, not {port}")
@@ -71,11 +71,4 @@ def studio(
                 threading.Event().wait(0.05)
 
         threading.Thread(target=opener, daemon=True).start()
-    try:
-        server.run()
-    except SystemExit:  # uvicorn's way of saying it could not start (its log says why)
-        if server.started:
-            raise
-        raise UsageError(f"cannot listen on {HOST}:{port} (is the port in use?)") from None
-    if not server.started:
-        raise UsageError(f"cannot listen on {HOST}:{port} (is the port in use?)")
+    run_server(server, HOST, port)

@@ -46,7 +46,7 @@ def carrying(rulesets: Mapping[str, LoadedRuleset]) -> Iterator[None]:
     with _carry_lock:
         for path in rulesets:
             if not _carry_users.get(path):
-                _carry_before[path] = api._carried.get(path)
+                _carry_before[path] = api.carried(path)
             _carry_users[path] = _carry_users.get(path, 0) + 1
         api.carry(rulesets)
         forget_games(rulesets)
@@ -59,11 +59,7 @@ def carrying(rulesets: Mapping[str, LoadedRuleset]) -> Iterator[None]:
                 if _carry_users[path]:
                     continue
                 del _carry_users[path]
-                before = _carry_before.pop(path, None)
-                if before is None:
-                    api._carried.pop(path, None)
-                else:
-                    api._carried[path] = before
+                api.uncarry(path, _carry_before.pop(path, None))
             forget_games(rulesets)
 
 
